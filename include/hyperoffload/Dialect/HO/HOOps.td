@@ -1,0 +1,177 @@
+//===- HOOps.td - HyperOffload dialect operations ----------*- tablegen -*-===//
+
+#ifndef HYPEROFFLOAD_DIALECT_HO_HOOPS_TD
+#define HYPEROFFLOAD_DIALECT_HO_HOOPS_TD
+
+include "hyperoffload/Dialect/HO/HOBase.td"
+include "hyperoffload/Dialect/HO/HOTypes.td"
+include "hyperoffload/Interfaces/CostOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def HO_AnyRemote : Type<CPred<"::llvm::isa<::mlir::ho::RemoteType>($_self)">,
+                        "remote tensor", "::mlir::ho::RemoteType">;
+def HO_AnyFuture : Type<CPred<"::llvm::isa<::mlir::ho::FutureType>($_self)">,
+                        "future tensor", "::mlir::ho::FutureType">;
+
+// Transfers are ordered on the device's transfer queues: generic passes must
+// neither drop nor reorder them, because their position is the schedule.
+def HO_TransferQueueResource
+    : Resource<"::mlir::ho::TransferQueueResource">;
+
+//===----------------------------------------------------------------------===//
+// ho.compute
+//===----------------------------------------------------------------------===//
+
+def HO_ComputeOp : HO_Op<"compute", [
+    Pure,
+    DeclareOpInterfaceMethods<HO_CostOpInterface,
+        ["getFlopCount", "getBytesAccessed"]>]> {
+  let summary = "a compute kernel of a modelled workload";
+  let description = [{
+    Stands for one kernel launch: a matmul, an attention block, a norm, a
+    collective. The `kind` names it; analyses use the kind and the tensor
+    shapes to estimate its cost unless cost hints say otherwise.
+
+    Cost hints (both optional, non-negative):
+    * `flops`: arithmetic operations executed;
+    * `bytes`: bytes of device memory read and written.
+
+    In-place updates: `tied_operands` has one entry per result. Entry `i`
+    holds the index of the operand whose buffer result `i` reuses, or -1 when
+    result `i` gets a fresh buffer. A tied result has the type of its operand,
+    and an operand is reused by at most one result. A KV-cache append, for
+    example, returns the updated cache in the buffer of the old one.
+
+    Example:
+
+    ```mlir
+    %y = ho.compute "matmul"(%x, %w) {flops = 16777216 : i64}
+        : (tensor<64x512xbf16>, tensor<512x256xbf16>) -> tensor<64x256xbf16>
+
+    // Result 0 updates the cache (operand 0) in place.
+    %cache2 = ho.compute "kv_append"(%cache, %kv)
+        {tied_operands = array<i64: 0>}
+        : (tensor<4096x128xbf16>, tensor<1x128xbf16>) -> tensor<4096x128xbf16>
+    ```
+  }];
+
+  let arguments = (ins StrAttr:$kind,
+                       Variadic<AnyTensor>:$inputs,
+                       OptionalAttr<I64Attr>:$flops,
+                       OptionalAttr<I64Attr>:$bytes,
+                       OptionalAttr<DenseI64ArrayAttr>:$tied_operands);
+  let results = (outs Variadic<AnyTensor>:$outputs);
+
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
+
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::llvm::StringRef":$kind,
+                   "::mlir::ValueRange":$inputs), [{
+      build($_builder, $_state, resultTypes, kind, inputs,
+            /*flops=*/nullptr, /*bytes=*/nullptr, /*tied_operands=*/nullptr);
+    }]>
+  ];
+
+  let extraClassDeclaration = [{
+    /// Marks the result `tied_operands` entry meaning "not tied".
+    static constexpr int64_t kUntied = -1;
+
+    /// Returns the operand whose buffer `result` reuses, or null when the
+    /// result gets a buffer of its own.
+    ::mlir::OpOperand *getTiedOperand(::mlir::OpResult result);
+  }];
+
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Transfers
+//===----------------------------------------------------------------------===//
+
+def HO_OffloadOp : HO_Op<"offload", [
+    MemoryEffects<[MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "start an asynchronous copy from the device to a memory tier";
+  let description = [{
+    The paper's Store. Issues a device-to-tier copy on a transfer queue and
+    returns immediately; compute does not wait for it. The device buffer of
+    `$source` is released once the copy has completed and the device value
+    has no later use (the paper's Detach follows from SSA liveness).
+
+    The tier comes from the result type.
+
+    Example:
+
+    ```mlir
+    %r = ho.offload %act : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>>
+    %h = ho.offload %m : tensor<512x512xf32> -> !ho.remote<tensor<512x512xf32>, host>
+    ```
+  }];
+
+  let arguments = (ins AnyTensor:$source);
+  let results = (outs HO_AnyRemote:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` type($source) `->` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::ho::MemoryTier":$tier)>
+  ];
+  let hasVerifier = 1;
+}
+
+def HO_PrefetchOp : HO_Op<"prefetch", [
+    MemoryEffects<[MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "start an asynchronous copy from a memory tier to the device";
+  let description = [{
+    The paper's Prefetch (or Load). Allocates a device buffer, issues a
+    tier-to-device copy into it on a transfer queue and returns a future at
+    once. The data becomes readable through the `ho.await` of that future.
+
+    Example:
+
+    ```mlir
+    %f = ho.prefetch %r : !ho.remote<tensor<64x512xbf16>> -> !ho.future<tensor<64x512xbf16>>
+    ```
+  }];
+
+  let arguments = (ins HO_AnyRemote:$source);
+  let results = (outs HO_AnyFuture:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$source)>];
+  let hasVerifier = 1;
+}
+
+def HO_AwaitOp : HO_Op<"await", [
+    MemoryEffects<[MemRead<HO_TransferQueueResource>,
+                   MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "wait until a prefetch has landed on the device";
+  let description = [{
+    Blocks the compute stream until the transfer behind `$future` has
+    completed, then yields the device tensor. It is the only transfer op that
+    compute waits for; a schedule hides a prefetch by issuing it early enough
+    that its await does not stall. A future is awaited exactly once.
+
+    Example:
+
+    ```mlir
+    %t = ho.await %f : !ho.future<tensor<64x512xbf16>> -> tensor<64x512xbf16>
+    ```
+  }];
+
+  let arguments = (ins HO_AnyFuture:$future);
+  let results = (outs AnyTensor:$result);
+  let assemblyFormat = [{
+    $future attr-dict `:` qualified(type($future)) `->` type($result)
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$future)>];
+  let hasVerifier = 1;
+}
+
+#endif // HYPEROFFLOAD_DIALECT_HO_HOOPS_TD

@@ -1,0 +1,44 @@
+//===- CostOpInterface.h - Per-op compute cost ------------------*- C++ -*-===//
+//
+// The interface through which analyses ask an operation how much work it
+// does, plus the size helpers its default implementation is built from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_INTERFACES_COSTOPINTERFACE_H
+#define HYPEROFFLOAD_INTERFACES_COSTOPINTERFACE_H
+
+#include "mlir/IR/OpDefinition.h"
+#include <optional>
+
+namespace mlir {
+namespace ho {
+
+/// Returns the storage width of one element of `elementType` in bits, or
+/// std::nullopt for element types without a fixed width. Index counts as
+/// 64 bits; complex numbers as two of their element; fixed-size vectors as
+/// all of their lanes.
+std::optional<int64_t> getElementBitWidth(Type elementType);
+
+/// Returns the number of bytes a statically shaped tensor (or any shaped
+/// type) occupies, rounding sub-byte element types up to whole bytes. Returns
+/// std::nullopt for other types, dynamic or unranked shapes, and element
+/// types without a fixed width.
+std::optional<int64_t> getTensorSizeInBytes(Type type);
+
+namespace detail {
+/// One operation per element of every tensor result; std::nullopt when a
+/// result's size is not static.
+std::optional<int64_t> getDefaultFlopCount(Operation *op);
+
+/// Every tensor operand read once and every tensor result written once;
+/// std::nullopt when one of them is not statically sized.
+std::optional<int64_t> getDefaultBytesAccessed(Operation *op);
+} // namespace detail
+
+} // namespace ho
+} // namespace mlir
+
+#include "hyperoffload/Interfaces/CostOpInterface.h.inc"
+
+#endif // HYPEROFFLOAD_INTERFACES_COSTOPINTERFACE_H

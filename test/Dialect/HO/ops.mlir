@@ -1,0 +1,70 @@
+// Every ho type and op survives a print/parse round trip, in the custom form
+// and through the generic form.
+// RUN: hyperoffload-opt %s | FileCheck %s
+// RUN: hyperoffload-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: hyperoffload-opt %s --mlir-print-op-generic | hyperoffload-opt | FileCheck %s
+// RUN: hyperoffload-opt %s | hyperoffload-opt | FileCheck %s
+
+// The pool tier is the default and is not printed; other tiers are.
+// CHECK-LABEL: func.func @remote_tiers
+// CHECK-SAME: !ho.remote<tensor<4x8xbf16>>
+// CHECK-SAME: !ho.remote<tensor<4x8xbf16>>
+// CHECK-SAME: !ho.remote<tensor<16xf32>, host>
+// CHECK-SAME: !ho.remote<tensor<2x2xi4>, disk>
+func.func @remote_tiers(%a: !ho.remote<tensor<4x8xbf16>>,
+                        %b: !ho.remote<tensor<4x8xbf16>, pool>,
+                        %c: !ho.remote<tensor<16xf32>, host>,
+                        %d: !ho.remote<tensor<2x2xi4>, disk>) {
+  return
+}
+
+// CHECK-LABEL: func.func @compute_forms
+// CHECK-SAME: (%[[X:.+]]: tensor<64x512xbf16>, %[[W:.+]]: tensor<512x256xbf16>)
+func.func @compute_forms(%x: tensor<64x512xbf16>, %w: tensor<512x256xbf16>)
+    -> tensor<64x256xbf16> {
+  // CHECK: %[[Y:.+]] = ho.compute "matmul"(%[[X]], %[[W]]) : (tensor<64x512xbf16>, tensor<512x256xbf16>) -> tensor<64x256xbf16>
+  %y = ho.compute "matmul"(%x, %w)
+      : (tensor<64x512xbf16>, tensor<512x256xbf16>) -> tensor<64x256xbf16>
+  // CHECK: %[[Z:.+]] = ho.compute "gelu"(%[[Y]]) {bytes = 65536 : i64, flops = 0 : i64}
+  %z = ho.compute "gelu"(%y) {flops = 0 : i64, bytes = 65536 : i64}
+      : (tensor<64x256xbf16>) -> tensor<64x256xbf16>
+  // No operands and several results are both fine.
+  // CHECK: %{{.+}}:2 = ho.compute "rng"() : () -> (tensor<4xi32>, tensor<4xf32>)
+  %r:2 = ho.compute "rng"() : () -> (tensor<4xi32>, tensor<4xf32>)
+  // CHECK: return %[[Z]]
+  return %z : tensor<64x256xbf16>
+}
+
+// Result 0 reuses operand 0; result 1 has a buffer of its own.
+// CHECK-LABEL: func.func @tied
+// CHECK: ho.compute "kv_append"(%{{.+}}, %{{.+}}) {tied_operands = array<i64: 0, -1>}
+func.func @tied(%cache: tensor<4096x128xbf16>, %kv: tensor<1x128xbf16>)
+    -> (tensor<4096x128xbf16>, tensor<1x128xbf16>) {
+  %new_cache, %copy = ho.compute "kv_append"(%cache, %kv)
+      {tied_operands = array<i64: 0, -1>}
+      : (tensor<4096x128xbf16>, tensor<1x128xbf16>)
+      -> (tensor<4096x128xbf16>, tensor<1x128xbf16>)
+  return %new_cache, %copy : tensor<4096x128xbf16>, tensor<1x128xbf16>
+}
+
+// A value leaves for the pool and comes back before its next use.
+// CHECK-LABEL: func.func @offload_then_prefetch
+// CHECK-SAME: (%[[ACT:.+]]: tensor<64x512xbf16>)
+// CHECK: %[[R:.+]] = ho.offload %[[ACT]] : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>>
+// CHECK: %[[H:.+]] = ho.offload %[[ACT]] : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>, host>
+// CHECK: %[[F:.+]] = ho.prefetch %[[R]] : !ho.remote<tensor<64x512xbf16>> -> !ho.future<tensor<64x512xbf16>>
+// CHECK: %[[T:.+]] = ho.await %[[F]] : !ho.future<tensor<64x512xbf16>> -> tensor<64x512xbf16>
+// CHECK: return %[[T]], %[[H]]
+func.func @offload_then_prefetch(%act: tensor<64x512xbf16>)
+    -> (tensor<64x512xbf16>, !ho.remote<tensor<64x512xbf16>, host>) {
+  %r = ho.offload %act : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>>
+  %h = ho.offload %act : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>, host>
+  %f = ho.prefetch %r : !ho.remote<tensor<64x512xbf16>> -> !ho.future<tensor<64x512xbf16>>
+  %t = ho.await %f : !ho.future<tensor<64x512xbf16>> -> tensor<64x512xbf16>
+  return %t, %h : tensor<64x512xbf16>, !ho.remote<tensor<64x512xbf16>, host>
+}
+
+// GENERIC-LABEL: "func.func"() <{function_type = (tensor<64x512xbf16>)
+// GENERIC: "ho.offload"(%{{.+}}) : (tensor<64x512xbf16>) -> !ho.remote<tensor<64x512xbf16>>
+// GENERIC: "ho.prefetch"(%{{.+}}) : (!ho.remote<tensor<64x512xbf16>>) -> !ho.future<tensor<64x512xbf16>>
+// GENERIC: "ho.await"(%{{.+}}) : (!ho.future<tensor<64x512xbf16>>) -> tensor<64x512xbf16>

@@ -1,0 +1,35 @@
+# -*- Python -*-
+# lit configuration for the HyperOffload regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "HYPEROFFLOAD"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lib", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hyperoffload_obj_root, "test")
+
+# Every capture in a CHECK-LABEL block is scoped to that block.
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%examples", os.path.join(
+    config.hyperoffload_src_root, "examples")))
+config.substitutions.append(("%utils", os.path.join(
+    config.hyperoffload_src_root, "utils")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.hyperoffload_tools_dir, config.llvm_tools_dir]
+tools = [
+    "hyperoffload-opt",
+    ToolSubst("%python", config.python_executable, unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

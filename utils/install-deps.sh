@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages HyperOffload builds and tests with.
+# Idempotent: prints nothing and changes nothing when all are present.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ make python3 ccache
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libfmt-dev libcli11-dev libgtest-dev
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,7 +1,7 @@
 //===- CostOpInterfaceTest.cpp - Tests of CostOpInterface defaults --------===//
 
-#include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -16,8 +16,7 @@ namespace {
 /// An external model that keeps every default, the way a model for an
 /// upstream op starts out.
 struct DefaultCostModel
-    : public CostOpInterface::ExternalModel<DefaultCostModel, arith::AddFOp> {
-};
+    : public CostOpInterface::ExternalModel<DefaultCostModel, arith::AddFOp> {};
 
 class CostOpInterfaceTest : public ::testing::Test {
 protected:

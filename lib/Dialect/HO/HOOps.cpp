@@ -18,9 +18,9 @@ MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::ho::TransferQueueResource)
 static LogicalResult verifyCostHint(ComputeOp op, StringRef name,
                                     IntegerAttr hint) {
   if (hint && hint.getInt() < 0)
-    return op.emitOpError() << "cost hint '" << name
-                            << "' must be non-negative, but is "
-                            << hint.getInt();
+    return op.emitOpError()
+           << "cost hint '" << name << "' must be non-negative, but is "
+           << hint.getInt();
   return success();
 }
 
@@ -35,8 +35,8 @@ LogicalResult ComputeOp::verify() {
   if (tied->size() != getNumResults())
     return emitOpError() << "has " << tied->size()
                          << " tied_operands entries but " << getNumResults()
-                         << " results: give one entry per result, "
-                         << kUntied << " for a result with its own buffer";
+                         << " results: give one entry per result, " << kUntied
+                         << " for a result with its own buffer";
 
   llvm::SmallDenseMap<int64_t, unsigned> resultOfOperand;
   for (auto [resultIndex, operandIndex] : llvm::enumerate(*tied)) {
@@ -55,8 +55,8 @@ LogicalResult ComputeOp::verify() {
                            << operandIndex << ", but its type " << resultType
                            << " differs from the operand's type "
                            << operandType;
-    auto [it, inserted] = resultOfOperand.try_emplace(operandIndex,
-                                                      resultIndex);
+    auto [it, inserted] =
+        resultOfOperand.try_emplace(operandIndex, resultIndex);
     if (!inserted)
       return emitOpError() << "operand " << operandIndex
                            << " is tied to both result " << it->second
@@ -109,13 +109,13 @@ static LogicalResult verifyTransferTypes(Operation *op, StringRef deviceRole,
            << deviceType.getElementType() << " but " << otherRole << " has "
            << otherType.getElementType();
   if (deviceType.getShape() != otherType.getShape())
-    return op->emitOpError() << "shape mismatch: " << deviceRole << " is "
-                             << deviceType << " but " << otherRole << " is "
-                             << otherType;
+    return op->emitOpError()
+           << "shape mismatch: " << deviceRole << " is " << deviceType
+           << " but " << otherRole << " is " << otherType;
   if (deviceType != otherType)
-    return op->emitOpError() << "encoding mismatch: " << deviceRole << " is "
-                             << deviceType << " but " << otherRole << " is "
-                             << otherType;
+    return op->emitOpError()
+           << "encoding mismatch: " << deviceRole << " is " << deviceType
+           << " but " << otherRole << " is " << otherType;
   return success();
 }
 
@@ -126,10 +126,9 @@ void OffloadOp::build(OpBuilder &builder, OperationState &state, Value source,
 }
 
 LogicalResult OffloadOp::verify() {
-  return verifyTransferTypes(*this, "the source",
-                             cast<TensorType>(getSource().getType()),
-                             "the remote result",
-                             getResult().getType().getTensorType());
+  return verifyTransferTypes(
+      *this, "the source", cast<TensorType>(getSource().getType()),
+      "the remote result", getResult().getType().getTensorType());
 }
 
 void PrefetchOp::build(OpBuilder &builder, OperationState &state,
@@ -139,10 +138,9 @@ void PrefetchOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult PrefetchOp::verify() {
-  return verifyTransferTypes(*this, "the future result",
-                             getResult().getType().getTensorType(),
-                             "the remote source",
-                             getSource().getType().getTensorType());
+  return verifyTransferTypes(
+      *this, "the future result", getResult().getType().getTensorType(),
+      "the remote source", getSource().getType().getTensorType());
 }
 
 void AwaitOp::build(OpBuilder &builder, OperationState &state, Value future) {
@@ -151,10 +149,9 @@ void AwaitOp::build(OpBuilder &builder, OperationState &state, Value future) {
 }
 
 LogicalResult AwaitOp::verify() {
-  if (failed(verifyTransferTypes(*this, "the result",
-                                 cast<TensorType>(getResult().getType()),
-                                 "the future",
-                                 getFuture().getType().getTensorType())))
+  if (failed(verifyTransferTypes(
+          *this, "the result", cast<TensorType>(getResult().getType()),
+          "the future", getFuture().getType().getTensorType())))
     return failure();
 
   // Report a second await of the same future at the later of the two, so

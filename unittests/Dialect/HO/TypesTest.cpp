@@ -69,8 +69,8 @@ TEST_F(HOTypesTest, SizeInBytesRoundsSubByteElementsUp) {
   EXPECT_EQ(FutureType::get(tensor({1024}, b.getF32Type())).getSizeInBytes(),
             4096);
   // 3 x 4 bits = 12 bits, stored in 2 bytes.
-  EXPECT_EQ(
-      RemoteType::get(tensor({3}, b.getIntegerType(4))).getSizeInBytes(), 2);
+  EXPECT_EQ(RemoteType::get(tensor({3}, b.getIntegerType(4))).getSizeInBytes(),
+            2);
   EXPECT_EQ(RemoteType::get(tensor({}, b.getI1Type())).getSizeInBytes(), 1);
 }
 
@@ -84,8 +84,7 @@ TEST_F(HOTypesTest, RejectsTensorsOfUnknownSize) {
   auto emitLocError = [&] { return mlir::emitError(loc); };
 
   TensorType dynamic = tensor({ShapedType::kDynamic, 8}, b.getF32Type());
-  EXPECT_FALSE(RemoteType::getChecked(emitLocError, dynamic,
-                                      MemoryTier::pool));
+  EXPECT_FALSE(RemoteType::getChecked(emitLocError, dynamic, MemoryTier::pool));
   EXPECT_EQ(message, "!ho.remote needs a statically shaped tensor, but got "
                      "'tensor<?x8xf32>': the size of the copy must be known");
 

@@ -1,0 +1,43 @@
+# Thin wrapper over CMake, Ninja, lit and ctest; see README.md for the plain
+# commands. Every target installs missing Debian packages first.
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+CMAKE_FLAGS ?=
+
+CCACHE := $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+CMAKE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+endif
+
+.PHONY: all deps configure build demo check format docs clean
+
+all: build
+
+deps:
+	@utils/install-deps.sh
+
+configure: deps
+	@test -f $(BUILD_DIR)/build.ninja || \
+	  cmake -G Ninja -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+
+build: configure
+	@cmake --build $(BUILD_DIR)
+
+demo: build
+	@echo "== hyperoffload-opt examples/decode_step.mlir"
+	@$(BUILD_DIR)/bin/hyperoffload-opt examples/decode_step.mlir
+
+check: build
+	@utils/run-tests.sh $(BUILD_DIR)
+
+format: deps
+	@utils/format.sh
+
+docs: build
+	@cmake --build $(BUILD_DIR) --target hyperoffload-doc
+	@cp $(BUILD_DIR)/docs/HyperOffload/*.md docs/reference/
+	@echo "docs/reference/ regenerated"
+
+clean:
+	rm -rf $(BUILD_DIR)

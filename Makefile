@@ -10,7 +10,7 @@ ifneq ($(CCACHE),)
 CMAKE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 endif
 
-.PHONY: all deps configure build demo check format docs clean
+.PHONY: all deps configure build demo check bench format docs clean
 
 all: build
 
@@ -25,11 +25,17 @@ build: configure
 	@cmake --build $(BUILD_DIR)
 
 demo: build
-	@echo "== hyperoffload-opt examples/decode_step.mlir"
-	@$(BUILD_DIR)/bin/hyperoffload-opt examples/decode_step.mlir
+	@echo "== hyperoffload-opt examples/decode_step.mlir --ho-report"
+	@$(BUILD_DIR)/bin/hyperoffload-opt examples/decode_step.mlir --ho-report -o /dev/null
+	@echo
+	@echo "== the same step on ascend910c-supernode, with the cost of every op"
+	@$(BUILD_DIR)/bin/hyperoffload-opt examples/decode_step.mlir --ho-annotate-cost
 
 check: build
 	@utils/run-tests.sh $(BUILD_DIR)
+
+bench: build
+	@$(BUILD_DIR)/bin/hyperoffload-bench
 
 format: deps
 	@utils/format.sh

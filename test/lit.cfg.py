@@ -30,6 +30,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.hyperoffload_tools_dir, config.llvm_tools_dir]
 tools = [
     "hyperoffload-opt",
+    "not",
+    "count",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ make python3 git ccache clang-format
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libfmt-dev libcli11-dev libgtest-dev
+  libfmt-dev libcli11-dev libgtest-dev libbenchmark-dev
 )
 
 missing=()

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/InitAll.h"
+#include "hyperoffload/Interfaces/CostExternalModels.h"
+#include "hyperoffload/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -21,6 +23,7 @@
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::ho::test {
+void registerTestBufferLivenessPass();
 void registerTestCostOpInterfacePass();
 } // namespace mlir::ho::test
 
@@ -32,9 +35,12 @@ int main(int argc, char **argv) {
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   mlir::tosa::TosaDialect>();
+  mlir::ho::registerCostExternalModels(registry);
 
   // Generic clean-ups (canonicalize, cse, ...) to combine with our passes.
   mlir::registerTransformsPasses();
+  mlir::ho::registerHyperOffloadPasses();
+  mlir::ho::test::registerTestBufferLivenessPass();
   mlir::ho::test::registerTestCostOpInterfacePass();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

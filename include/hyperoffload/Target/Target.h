@@ -1,5 +1,4 @@
-//===- Target.h - Hardware model of a device and its memory tiers -*- C++
-//-*-===//
+//===- Target.h - Hardware model of a device and its tiers ------*- C++ -*-===//
 //
 // The hardware that schedules are planned for and scored on: one accelerator
 // with its HBM, and the links from it to each slower memory tier. Targets come
@@ -48,7 +47,10 @@ struct DeviceModel {
   /// bytes/s.
   double collectiveBandwidth = 0;
 
-  /// Returns the peak FLOP/s for arithmetic on `elementType`.
+  /// Returns the peak FLOP/s for arithmetic on `elementType`: types of 8 bits
+  /// or fewer (floats and integers) get the fp8 peak, 16-bit floats the bf16
+  /// peak, everything else (f32, f64, tf32, i16, i32, index, ...) the f32
+  /// peak. Shaped and complex types use their element type.
   double getPeakFlops(Type elementType) const;
 };
 
@@ -86,9 +88,12 @@ struct Target {
   LinkModel *getLink(MemoryTier tier);
 
   /// The fastest tier to prefetch from: where runtime policies evict to.
+  /// It is the reachable tier with the highest bandwidthToDevice, the lower
+  /// tier on a tie; std::nullopt when no tier is reachable.
   std::optional<MemoryTier> getDefaultTier() const;
 
-  /// Rounds `bytes` up to the allocation granularity.
+  /// Rounds `bytes` up to the allocation granularity; sizes of zero or less
+  /// give 0.
   int64_t roundToGranularity(int64_t bytes) const;
 };
 
@@ -107,15 +112,22 @@ llvm::Expected<Target> parseTarget(llvm::StringRef json,
 /// (it ends in ".json" or contains a path separator).
 llvm::Expected<Target> loadTarget(llvm::StringRef presetOrPath);
 
-/// Serialises `target` to the JSON format `parseTarget` reads.
+/// Serialises `target` to the JSON format `parseTarget` reads, with every
+/// field written. parseTarget(toJSON(t)) gives back t exactly, field for
+/// field, for any t read by parseTarget or changed by overrides; a value set
+/// directly in C++ may come back one rounding step off when no JSON number
+/// converts to it exactly.
 llvm::json::Value toJSON(const Target &target);
 
 /// Applies one override "field.path=value", where the path is the JSON path
 /// of the field, e.g. "device.hbm_capacity_gib=32" or
-/// "links.pool.bandwidth_to_device_gbps=100". The result is re-validated.
+/// "links.pool.bandwidth_to_device_gbps=100". "links.<tier>.bandwidth_gbps"
+/// sets both directions. The result is re-validated like a file; on error,
+/// whose message starts with "override '<assignment>':", `target` is left
+/// unchanged.
 llvm::Error applyTargetOverride(Target &target, llvm::StringRef assignment);
 
-/// Applies a comma-separated list of overrides in order.
+/// Applies a comma-separated list of overrides in order, all or none.
 llvm::Error applyTargetOverrides(Target &target, llvm::StringRef assignments);
 
 } // namespace ho

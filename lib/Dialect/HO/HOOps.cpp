@@ -1,6 +1,7 @@
 //===- HOOps.cpp - HyperOffload dialect operations ------------------------===//
 
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Dialect/HO/ComputeKinds.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -79,13 +80,13 @@ OpOperand *ComputeOp::getTiedOperand(OpResult result) {
 std::optional<int64_t> ComputeOp::getFlopCount() {
   if (IntegerAttr hint = getFlopsAttr())
     return hint.getInt();
-  return detail::getDefaultFlopCount(*this);
+  return getComputeKindFlopCount(*this);
 }
 
 std::optional<int64_t> ComputeOp::getBytesAccessed() {
   if (IntegerAttr hint = getBytesAttr())
     return hint.getInt();
-  return detail::getDefaultBytesAccessed(*this);
+  return getComputeKindBytesAccessed(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,34 @@
+//===- CostExternalModels.h - CostOpInterface for upstream ops --*- C++ -*-===//
+//
+// Cost models of the linalg and tosa ops that front ends emit, attached as
+// external models of CostOpInterface (docs/CostModel.md has the formulas):
+//
+// - every linalg structured op (LinalgOp: named ops and linalg.generic):
+//   flops = product of the static loop ranges x arithmetic ops in the body
+//   (arith and math ops, except constants and casts); bytes = inputs read
+//   once, inits read once and written once (on tensors: the result).
+// - tosa.matmul ([N, H, C] x [N, C, W] -> [N, H, W]): 2 * N * H * W * C.
+// - tosa.conv2d (weight [OC, KH, KW, IC]): 2 * elements(output) * KH*KW*IC.
+// - tosa.depthwise_conv2d (weight [KH, KW, C, M]):
+//   2 * elements(output) * KH * KW.
+// TOSA ops keep the size-based default bytes. Dynamic shapes give
+// std::nullopt.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_INTERFACES_COSTEXTERNALMODELS_H
+#define HYPEROFFLOAD_INTERFACES_COSTEXTERNALMODELS_H
+
+namespace mlir {
+class DialectRegistry;
+
+namespace ho {
+
+/// Attaches the CostOpInterface models of linalg and tosa ops when those
+/// dialects load in a context that uses `registry`.
+void registerCostExternalModels(DialectRegistry &registry);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_INTERFACES_COSTEXTERNALMODELS_H

@@ -1,0 +1,37 @@
+//===- Report.h - Summaries, metrics and traces of a simulation -*- C++ -*-===//
+
+#ifndef HYPEROFFLOAD_SIMULATION_REPORT_H
+#define HYPEROFFLOAD_SIMULATION_REPORT_H
+
+#include "hyperoffload/Simulation/Simulator.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+namespace ho {
+
+/// Writes a readable summary of `result`.
+void printSummary(llvm::raw_ostream &os, const SimulationResult &result,
+                  const Target &target, const SimulationOptions &options);
+
+/// The metrics of `result` as JSON (schema in docs/CostModel.md); times in
+/// seconds, sizes in bytes.
+llvm::json::Value metricsToJSON(const SimulationResult &result,
+                                const Target &target,
+                                const SimulationOptions &options);
+
+/// The timeline in the Chrome trace-event format that Perfetto and
+/// chrome://tracing open: one track per stream or link direction, device
+/// memory as a counter track.
+llvm::json::Value timelineToChromeTrace(const SimulationResult &result);
+
+/// Formats a byte count for people ("61.20 GB"); decimal units.
+std::string formatBytes(int64_t bytes);
+/// Formats a duration in seconds for people ("12.3 ms").
+std::string formatSeconds(double seconds);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_SIMULATION_REPORT_H

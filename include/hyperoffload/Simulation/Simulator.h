@@ -1,0 +1,138 @@
+//===- Simulator.h - Deterministic timeline of a scheduled function -*- C++
+//-*-===//
+//
+// Scores a function body on a target: one compute stream runs the ops in
+// block order, transfers run on the queues of their link, `ho.await` stalls
+// compute until its prefetch has landed, and an allocator model places every
+// device buffer. The same input always gives the same numbers, so policies
+// compare exactly. docs/CostModel.md states the semantics in full.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_SIMULATION_SIMULATOR_H
+#define HYPEROFFLOAD_SIMULATION_SIMULATOR_H
+
+#include "hyperoffload/Target/Target.h"
+
+#include "mlir/IR/Block.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace ho {
+
+enum class AllocatorKind {
+  /// Offsets assigned by a plan (`ho.offsets` / `ho.offset` attributes).
+  Static,
+  /// A best-fit runtime allocator that fragments and compacts.
+  Dynamic,
+  /// No fragmentation: a request fits whenever enough bytes are free. The
+  /// bound every real allocator is measured against.
+  Ideal,
+};
+
+enum class ExecutionMode {
+  /// Run the IR as written: its transfers are the schedule.
+  AsWritten,
+  /// No plan: a runtime fetches tensors on demand and evicts the least
+  /// recently used ones under memory pressure, blocking compute each time.
+  Reactive,
+};
+
+struct SimulationOptions {
+  AllocatorKind allocator = AllocatorKind::Dynamic;
+  ExecutionMode mode = ExecutionMode::AsWritten;
+  /// Device bytes the run may use; 0 means the target's HBM capacity.
+  int64_t budget = 0;
+  /// Keep every op, transfer and memory change for traces and plots.
+  bool recordTimeline = true;
+};
+
+enum class Direction { ToDevice = 0, FromDevice = 1 };
+
+/// One interval on a track of the timeline.
+struct TimelineEvent {
+  enum class Kind { Compute, Stall, Compaction, Transfer, HostOverhead };
+  Kind kind;
+  /// "compute", or the link direction such as "pool -> device".
+  std::string track;
+  std::string name;
+  double start;
+  double end;
+  int64_t bytes = 0;
+};
+
+/// Device memory at one instant.
+struct MemorySample {
+  double time;
+  /// Bytes of live buffers.
+  int64_t liveBytes;
+  /// The allocator's high-water mark so far: live bytes plus fragmentation.
+  int64_t footprintBytes;
+};
+
+struct LinkTraffic {
+  int64_t bytes = 0;
+  unsigned transfers = 0;
+};
+
+struct SimulationResult {
+  /// From the first op to the end of the last op or transfer, in seconds.
+  double stepTime = 0;
+  /// Time the compute stream spent running ops.
+  double computeTime = 0;
+  /// Compute waiting for transfers: awaits, and a runtime's blocking copies
+  /// and their host overhead; plus the tail when transfers outlast compute.
+  double stallTime = 0;
+  unsigned stallCount = 0;
+  /// Of the stall time, host-side issue and synchronise overhead.
+  double hostOverheadTime = 0;
+  /// Compactions of a dynamic allocator; they block compute.
+  unsigned compactions = 0;
+  double compactionTime = 0;
+  int64_t compactionBytes = 0;
+  /// Reactive mode only.
+  unsigned evictions = 0;
+  unsigned fetches = 0;
+
+  int64_t budget = 0;
+  /// Peak bytes of live buffers.
+  int64_t peakLiveBytes = 0;
+  /// Peak device memory the allocator needed, fragmentation included.
+  int64_t peakFootprintBytes = 0;
+  /// Whether some allocation did not fit in the budget, and the first op
+  /// where that happened (null for function arguments).
+  bool outOfMemory = false;
+  Operation *firstOutOfMemoryOp = nullptr;
+
+  /// Traffic per tier (indexed by MemoryTier) and direction.
+  std::array<std::array<LinkTraffic, 2>, 3> traffic;
+
+  std::vector<TimelineEvent> events;
+  std::vector<MemorySample> memory;
+
+  const LinkTraffic &getTraffic(MemoryTier tier, Direction direction) const {
+    return traffic[static_cast<unsigned>(tier)]
+                  [static_cast<unsigned>(direction)];
+  }
+};
+
+/// Simulates `body` (a function body: one block) on `target`. Emits an error
+/// at the offending op and fails when the input cannot be simulated: device
+/// tensors of unknown size, a transfer to a tier the target lacks, a static
+/// plan with a missing or overlapping offset, or explicit transfers in
+/// reactive mode.
+FailureOr<SimulationResult> simulate(Block &body, const Target &target,
+                                     const SimulationOptions &options);
+
+llvm::StringRef stringifyAllocatorKind(AllocatorKind kind);
+llvm::StringRef stringifyExecutionMode(ExecutionMode mode);
+llvm::StringRef stringifyDirection(Direction direction);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_SIMULATION_SIMULATOR_H

@@ -1,0 +1,137 @@
+//===- BufferLiveness.cpp - Device buffers and when they are live ---------===//
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+
+#include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Interfaces/CostOpInterface.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+bool ho::isTensorViewOp(Operation *op) {
+  return isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
+             tensor::ReshapeOp>(op);
+}
+
+Value ho::getAliasedSource(OpResult result) {
+  Operation *op = result.getOwner();
+  // Every view op takes its source as operand 0.
+  if (isTensorViewOp(op))
+    return op->getOperand(0);
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<AwaitOp>([](AwaitOp await) { return await.getFuture(); })
+      .Case<ComputeOp>([&](ComputeOp compute) -> Value {
+        OpOperand *tied = compute.getTiedOperand(result);
+        return tied ? tied->get() : Value();
+      })
+      .Case<DestinationStyleOpInterface>(
+          [&](DestinationStyleOpInterface dps) -> Value {
+            OpOperand *init = dps.getTiedOpOperand(result);
+            return init ? init->get() : Value();
+          })
+      .Default([](Operation *) { return Value(); });
+}
+
+BufferLiveness::BufferLiveness(Block &body, int64_t granularity)
+    : block(&body) {
+  for (Operation &op : body) {
+    ops.push_back(&op);
+    pointOf[&op] = ops.size();
+  }
+  definedAt.resize(getExitPoint() + 1);
+  lastUsedAt.resize(getExitPoint() + 1);
+
+  for (BlockArgument arg : body.getArguments())
+    createBuffer(arg, getEntryPoint(), granularity);
+  for (Operation *op : ops) {
+    for (OpResult result : op->getResults()) {
+      Value source = getAliasedSource(result);
+      if (source && bufferOf.count(source))
+        addAlias(result, source);
+      else
+        createBuffer(result, getPoint(op), granularity);
+    }
+  }
+  computeLastUses();
+  computeProfile();
+}
+
+Operation *BufferLiveness::getOp(unsigned point) const {
+  if (point == getEntryPoint() || point >= getExitPoint())
+    return nullptr;
+  return ops[point - 1];
+}
+
+const BufferInfo *BufferLiveness::lookup(Value value) const {
+  auto it = bufferOf.find(value);
+  return it == bufferOf.end() ? nullptr : &buffers[it->second];
+}
+
+void BufferLiveness::createBuffer(Value root, unsigned point,
+                                  int64_t granularity) {
+  // Remote tensors and scalars take no device memory; a future holds the
+  // device buffer its prefetch allocates.
+  Type type = root.getType();
+  if (auto future = dyn_cast<FutureType>(type))
+    type = future.getTensorType();
+  if (!isa<TensorType>(type))
+    return;
+  std::optional<int64_t> bytes = getTensorSizeInBytes(type);
+  if (!bytes) {
+    unsized.push_back(root);
+    return;
+  }
+  BufferInfo &buffer = buffers.emplace_back();
+  buffer.id = buffers.size() - 1;
+  buffer.root = root;
+  buffer.aliases.push_back(root);
+  buffer.size = llvm::divideCeil(*bytes, granularity) * granularity;
+  buffer.definition = point;
+  bufferOf[root] = buffer.id;
+  definedAt[point].push_back(buffer.id);
+}
+
+void BufferLiveness::addAlias(Value alias, Value source) {
+  BufferId id = bufferOf.lookup(source);
+  buffers[id].aliases.push_back(alias);
+  bufferOf[alias] = id;
+}
+
+void BufferLiveness::computeLastUses() {
+  for (BufferInfo &buffer : buffers) {
+    buffer.lastUse = buffer.definition;
+    for (Value alias : buffer.aliases) {
+      for (Operation *user : alias.getUsers()) {
+        // Uses inside a region count at the op that holds the region.
+        Operation *owner = block->findAncestorOpInBlock(*user);
+        if (!owner)
+          continue;
+        bool returned = owner->hasTrait<OpTrait::ReturnLike>();
+        unsigned point = returned ? getExitPoint() : getPoint(owner);
+        buffer.lastUse = std::max(buffer.lastUse, point);
+      }
+    }
+    lastUsedAt[buffer.lastUse].push_back(buffer.id);
+  }
+}
+
+void BufferLiveness::computeProfile() {
+  SmallVector<int64_t> delta(getExitPoint() + 2, 0);
+  for (const BufferInfo &buffer : buffers) {
+    delta[buffer.definition] += buffer.size;
+    delta[buffer.lastUse + 1] -= buffer.size;
+  }
+  profile.assign(getExitPoint() + 1, 0);
+  int64_t live = 0;
+  for (unsigned point = 0; point <= getExitPoint(); ++point) {
+    live += delta[point];
+    profile[point] = live;
+    if (live > profile[peakPoint])
+      peakPoint = point;
+  }
+}

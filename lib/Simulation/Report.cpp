@@ -1,0 +1,185 @@
+//===- Report.cpp - Summaries, metrics and traces of a simulation ---------===//
+
+#include "hyperoffload/Simulation/Report.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+std::string ho::formatBytes(int64_t bytes) {
+  static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+  double value = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (std::abs(value) >= 1000 && unit + 1 < std::size(units)) {
+    value /= 1000;
+    ++unit;
+  }
+  if (unit == 0)
+    return llvm::formatv("{0} B", bytes).str();
+  return llvm::formatv("{0:f2} {1}", value, units[unit]).str();
+}
+
+std::string ho::formatSeconds(double seconds) {
+  if (seconds >= 1)
+    return llvm::formatv("{0:f3} s", seconds).str();
+  if (seconds >= 1e-3)
+    return llvm::formatv("{0:f3} ms", seconds * 1e3).str();
+  return llvm::formatv("{0:f3} us", seconds * 1e6).str();
+}
+
+static const MemoryTier kTiers[] = {MemoryTier::pool, MemoryTier::host,
+                                    MemoryTier::disk};
+static const Direction kDirections[] = {Direction::ToDevice,
+                                        Direction::FromDevice};
+
+static std::string describeOutOfMemory(const SimulationResult &result) {
+  if (!result.outOfMemory)
+    return "no";
+  if (!result.firstOutOfMemoryOp)
+    return "yes, at function entry";
+  Location loc = result.firstOutOfMemoryOp->getLoc();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("yes, first at {0}:{1}:{2}", file.getFilename(),
+                         file.getLine(), file.getColumn())
+        .str();
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  loc.print(os);
+  return "yes, first at " + where;
+}
+
+void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
+                      const Target &target, const SimulationOptions &options) {
+  auto percentOfStep = [&](double seconds) {
+    return result.stepTime > 0 ? 100 * seconds / result.stepTime : 0.0;
+  };
+  os << llvm::formatv("simulation on {0}: {1}, {2} allocator\n", target.name,
+                      stringifyExecutionMode(options.mode),
+                      stringifyAllocatorKind(options.allocator));
+  os << llvm::formatv("  step time       {0}\n",
+                      formatSeconds(result.stepTime));
+  os << llvm::formatv("  compute         {0} ({1:f1}% of the step)\n",
+                      formatSeconds(result.computeTime),
+                      percentOfStep(result.computeTime));
+  os << llvm::formatv("  stalls          {0} in {1} stalls ({2:f1}%), host "
+                      "overhead {3}\n",
+                      formatSeconds(result.stallTime), result.stallCount,
+                      percentOfStep(result.stallTime),
+                      formatSeconds(result.hostOverheadTime));
+  os << llvm::formatv("  compactions     {0} ({1}, {2} moved)\n",
+                      result.compactions, formatSeconds(result.compactionTime),
+                      formatBytes(result.compactionBytes));
+  if (options.mode == ExecutionMode::Reactive)
+    os << llvm::formatv("  runtime         {0} fetches, {1} evictions\n",
+                        result.fetches, result.evictions);
+  os << llvm::formatv("  peak live       {0} of a {1} budget\n",
+                      formatBytes(result.peakLiveBytes),
+                      formatBytes(result.budget));
+  os << llvm::formatv("  peak footprint  {0} (live bytes plus fragmentation)\n",
+                      formatBytes(result.peakFootprintBytes));
+  os << "  out of memory   " << describeOutOfMemory(result) << "\n";
+  for (MemoryTier tier : kTiers) {
+    for (Direction direction : kDirections) {
+      const LinkTraffic &traffic = result.getTraffic(tier, direction);
+      if (traffic.transfers == 0)
+        continue;
+      std::string link = direction == Direction::ToDevice
+                             ? (stringifyMemoryTier(tier) + " -> device").str()
+                             : ("device -> " + stringifyMemoryTier(tier)).str();
+      os << llvm::formatv("  traffic         {0,-16} {1} in {2} transfers\n",
+                          link, formatBytes(traffic.bytes), traffic.transfers);
+    }
+  }
+}
+
+llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
+                                    const Target &target,
+                                    const SimulationOptions &options) {
+  llvm::json::Array traffic;
+  for (MemoryTier tier : kTiers) {
+    for (Direction direction : kDirections) {
+      const LinkTraffic &link = result.getTraffic(tier, direction);
+      if (link.transfers == 0)
+        continue;
+      traffic.push_back(llvm::json::Object{
+          {"tier", stringifyMemoryTier(tier)},
+          {"direction", stringifyDirection(direction)},
+          {"bytes", link.bytes},
+          {"transfers", static_cast<int64_t>(link.transfers)},
+      });
+    }
+  }
+  return llvm::json::Object{
+      {"target", target.name},
+      {"mode", stringifyExecutionMode(options.mode)},
+      {"allocator", stringifyAllocatorKind(options.allocator)},
+      {"step_time_s", result.stepTime},
+      {"compute_time_s", result.computeTime},
+      {"stall_time_s", result.stallTime},
+      {"stall_count", static_cast<int64_t>(result.stallCount)},
+      {"host_overhead_time_s", result.hostOverheadTime},
+      {"compactions", static_cast<int64_t>(result.compactions)},
+      {"compaction_time_s", result.compactionTime},
+      {"compaction_bytes", result.compactionBytes},
+      {"fetches", static_cast<int64_t>(result.fetches)},
+      {"evictions", static_cast<int64_t>(result.evictions)},
+      {"budget_bytes", result.budget},
+      {"peak_live_bytes", result.peakLiveBytes},
+      {"peak_footprint_bytes", result.peakFootprintBytes},
+      {"out_of_memory", result.outOfMemory},
+      {"traffic", std::move(traffic)},
+  };
+}
+
+llvm::json::Value ho::timelineToChromeTrace(const SimulationResult &result) {
+  // Trace-event times are microseconds.
+  auto micros = [](double seconds) { return seconds * 1e6; };
+  llvm::json::Array events;
+  llvm::StringMap<int64_t> trackIds;
+  auto trackId = [&](llvm::StringRef track) {
+    auto [it, inserted] = trackIds.try_emplace(track, trackIds.size() + 1);
+    if (inserted)
+      events.push_back(llvm::json::Object{
+          {"name", "thread_name"},
+          {"ph", "M"},
+          {"pid", 1},
+          {"tid", it->second},
+          {"args", llvm::json::Object{{"name", track}}},
+      });
+    return it->second;
+  };
+  trackId("compute");
+  for (const TimelineEvent &event : result.events) {
+    llvm::json::Object args;
+    if (event.bytes > 0)
+      args["bytes"] = event.bytes;
+    static const char *const categories[] = {"compute", "stall", "compaction",
+                                             "transfer", "host"};
+    events.push_back(llvm::json::Object{
+        {"name", event.name},
+        {"cat", categories[static_cast<unsigned>(event.kind)]},
+        {"ph", "X"},
+        {"pid", 1},
+        {"tid", trackId(event.track)},
+        {"ts", micros(event.start)},
+        {"dur", micros(event.end - event.start)},
+        {"args", std::move(args)},
+    });
+  }
+  for (const MemorySample &sample : result.memory)
+    events.push_back(llvm::json::Object{
+        {"name", "device memory"},
+        {"ph", "C"},
+        {"pid", 1},
+        {"ts", micros(sample.time)},
+        {"args",
+         llvm::json::Object{{"live_bytes", sample.liveBytes},
+                            {"footprint_bytes", sample.footprintBytes}}},
+    });
+  return llvm::json::Object{{"traceEvents", std::move(events)},
+                            {"displayTimeUnit", "ms"}};
+}

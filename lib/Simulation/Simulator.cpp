@@ -1,0 +1,646 @@
+//===- Simulator.cpp - Deterministic timeline of a scheduled function -----===//
+//
+// The simulator walks the body once, in block order, keeping the compute
+// stream's clock. Transfers advance on their link channels, which are run
+// forward lazily: up to the compute clock before each op, and up to a
+// transfer's completion when compute waits for it. Compute never waits for
+// anything that has not been issued yet, so this is exact.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Simulation/Simulator.h"
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/MemoryPlan.h"
+#include "hyperoffload/Analysis/OpCost.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Simulation/DeviceAllocator.h"
+#include "hyperoffload/Simulation/LinkChannel.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <memory>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+llvm::StringRef ho::stringifyAllocatorKind(AllocatorKind kind) {
+  switch (kind) {
+  case AllocatorKind::Static:
+    return "static";
+  case AllocatorKind::Dynamic:
+    return "dynamic";
+  case AllocatorKind::Ideal:
+    return "ideal";
+  }
+  llvm_unreachable("unknown allocator kind");
+}
+
+llvm::StringRef ho::stringifyExecutionMode(ExecutionMode mode) {
+  switch (mode) {
+  case ExecutionMode::AsWritten:
+    return "as-written";
+  case ExecutionMode::Reactive:
+    return "reactive";
+  }
+  llvm_unreachable("unknown execution mode");
+}
+
+llvm::StringRef ho::stringifyDirection(Direction direction) {
+  return direction == Direction::ToDevice ? "to-device" : "from-device";
+}
+
+/// A readable name for an op on a timeline: its location's name when it has
+/// one ("layer 3 / attention"), else its kind or op name.
+static std::string describeOp(Operation *op) {
+  if (auto named = dyn_cast<NameLoc>(op->getLoc()))
+    return named.getName().str();
+  if (auto compute = dyn_cast<ComputeOp>(op))
+    return compute.getKind().str();
+  return op->getName().getStringRef().str();
+}
+
+/// A readable name for the value that owns a buffer: its location's name,
+/// "argument #i", or its defining op.
+static std::string describeValue(Value value) {
+  if (auto named = dyn_cast<NameLoc>(value.getLoc()))
+    return named.getName().str();
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return "argument #" + std::to_string(arg.getArgNumber());
+  return describeOp(value.getDefiningOp());
+}
+
+static std::string describeTrack(MemoryTier tier, Direction direction) {
+  std::string tierName = stringifyMemoryTier(tier).str();
+  return direction == Direction::ToDevice ? tierName + " -> device"
+                                          : "device -> " + tierName;
+}
+
+namespace {
+/// What the simulator knows about one buffer during the run.
+struct BufferState {
+  bool resident = false;
+  bool dead = false;
+  /// As written: offloads of the buffer that may still be reading it.
+  SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 1> offloads;
+  /// As written: the last use has passed; free once the offloads are done.
+  bool releasePending = false;
+  /// Reactive: whether the tier holds an up-to-date copy.
+  bool hasTierCopy = false;
+  /// Reactive: the program point of the last op that touched the buffer.
+  unsigned lastTouched = 0;
+};
+
+/// A transfer in flight or done, to be put on the timeline at the end.
+struct IssuedTransfer {
+  LinkChannel *channel;
+  LinkChannel::TransferId id;
+  MemoryTier tier;
+  Direction direction;
+  std::string name;
+};
+
+class TimelineSimulator {
+public:
+  TimelineSimulator(Block &body, const Target &target,
+                    const SimulationOptions &options);
+
+  FailureOr<SimulationResult> run();
+
+private:
+  LogicalResult checkInput();
+  LogicalResult runAsWritten();
+  LogicalResult runReactive();
+  void finishRun();
+
+  // Memory.
+  LogicalResult allocate(BufferId id);
+  void release(BufferId id, double time);
+  void recordMemory(double time);
+  Location getBufferLoc(BufferId id) const;
+
+  // Transfers.
+  LinkChannel &getChannel(MemoryTier tier, Direction direction);
+  LinkChannel::TransferId issueTransfer(MemoryTier tier, Direction direction,
+                                        int64_t bytes, std::string name);
+  void advanceChannelsTo(double time);
+  void releaseBuffersWhoseOffloadsFinished();
+  void catchUpWithTransfers();
+  void tryRelease(BufferId id);
+  void waitUntil(double time, std::string reason);
+
+  // Compute.
+  void runOp(Operation *op);
+
+  // Reactive runtime.
+  void touchOperands(Operation *op, unsigned point,
+                     llvm::SmallDenseSet<BufferId> &pinned);
+  void makeRoom(int64_t bytes, const llvm::SmallDenseSet<BufferId> &pinned);
+  void evict(BufferId id);
+  void blockingTransfer(MemoryTier tier, Direction direction, int64_t bytes,
+                        std::string name);
+
+  /// Keeps `residentByRecency` in step with the buffer's residency.
+  void setResident(BufferId id, bool resident);
+
+  void addEvent(TimelineEvent::Kind kind, std::string track, std::string name,
+                double start, double end, int64_t bytes = 0);
+
+  Block &body;
+  const Target &target;
+  SimulationOptions options;
+  BufferLiveness liveness;
+  std::unique_ptr<DeviceAllocator> allocator;
+  std::array<std::array<std::unique_ptr<LinkChannel>, 2>, 3> channels;
+  SmallVector<BufferState> state;
+  /// Resident buffers, least recently touched first.
+  std::set<std::pair<unsigned, BufferId>> residentByRecency;
+  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> prefetchOf;
+  std::vector<IssuedTransfer> issued;
+  SmallVector<BufferId> awaitingOffload;
+  SimulationResult result;
+  Operation *currentOp = nullptr;
+  double now = 0;
+};
+} // namespace
+
+TimelineSimulator::TimelineSimulator(Block &body, const Target &target,
+                                     const SimulationOptions &options)
+    : body(body), target(target), options(options),
+      liveness(body, target.device.allocationGranularity) {
+  result.budget =
+      options.budget > 0 ? options.budget : target.device.hbmCapacity;
+  state.resize(liveness.getBuffers().size());
+}
+
+Location TimelineSimulator::getBufferLoc(BufferId id) const {
+  Value root = liveness.getBuffer(id).root;
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    return arg.getLoc();
+  return root.getDefiningOp()->getLoc();
+}
+
+//===----------------------------------------------------------------------===//
+// Input checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult TimelineSimulator::checkInput() {
+  if (!liveness.getUnsizedValues().empty()) {
+    Value value = liveness.getUnsizedValues().front();
+    return emitError(value.getLoc())
+           << "cannot simulate a device tensor of unknown size ("
+           << value.getType() << "): give it a static shape";
+  }
+  for (Operation &op : body) {
+    MemoryTier tier;
+    if (auto offload = dyn_cast<OffloadOp>(op))
+      tier = offload.getResult().getType().getTier();
+    else if (auto prefetch = dyn_cast<PrefetchOp>(op))
+      tier = prefetch.getSource().getType().getTier();
+    else
+      continue;
+    if (options.mode == ExecutionMode::Reactive)
+      return op.emitError()
+             << "reactive mode simulates an unplanned function, but it "
+                "already holds explicit transfers; simulate it as written";
+    if (!target.getLink(tier))
+      return op.emitError()
+             << "target '" << target.name << "' has no link to the '"
+             << stringifyMemoryTier(tier) << "' tier";
+  }
+  if (options.mode == ExecutionMode::Reactive && !target.getDefaultTier())
+    return emitError(body.getParent()->getLoc())
+           << "target '" << target.name << "' has no memory tier to evict to";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+void TimelineSimulator::recordMemory(double time) {
+  result.peakLiveBytes =
+      std::max(result.peakLiveBytes, allocator->getLiveBytes());
+  if (options.recordTimeline)
+    result.memory.push_back(
+        {time, allocator->getLiveBytes(), allocator->getHighWaterMark()});
+}
+
+LogicalResult TimelineSimulator::allocate(BufferId id) {
+  catchUpWithTransfers();
+  const BufferInfo &buffer = liveness.getBuffer(id);
+  AllocationResult placed = allocator->allocate(id, buffer.size);
+  using Status = AllocationResult::Status;
+  switch (placed.status) {
+  case Status::MissingOffset:
+    return emitError(getBufferLoc(id))
+           << "the static allocator needs an offset for this buffer ("
+           << buffer.size << " bytes); run ho-assign-offsets first or "
+           << "simulate with allocator=dynamic";
+  case Status::Overlap: {
+    InFlightDiagnostic diag = emitError(getBufferLoc(id))
+                              << "buffer at offset " << placed.offset << " ("
+                              << buffer.size
+                              << " bytes) overlaps a buffer that is still live";
+    diag.attachNote(getBufferLoc(placed.conflict))
+        << "the live buffer (" << liveness.getBuffer(placed.conflict).size
+        << " bytes) is defined here";
+    return diag;
+  }
+  case Status::OutOfMemory:
+    if (!result.outOfMemory) {
+      result.outOfMemory = true;
+      result.firstOutOfMemoryOp = currentOp;
+    }
+    break;
+  case Status::Placed:
+  case Status::PlacedAfterCompaction:
+    break;
+  }
+  if (placed.movedBytes > 0) {
+    double seconds = placed.movedBytes / target.device.hbmBandwidth +
+                     target.device.compactionOverhead;
+    ++result.compactions;
+    result.compactionBytes += placed.movedBytes;
+    result.compactionTime += seconds;
+    addEvent(TimelineEvent::Kind::Compaction, "compute", "compaction", now,
+             now + seconds, placed.movedBytes);
+    now += seconds;
+  }
+  setResident(id, true);
+  recordMemory(now);
+  return success();
+}
+
+void TimelineSimulator::release(BufferId id, double time) {
+  allocator->release(id);
+  setResident(id, false);
+  state[id].dead = true;
+  recordMemory(time);
+}
+
+void TimelineSimulator::setResident(BufferId id, bool resident) {
+  BufferState &buffer = state[id];
+  if (buffer.resident)
+    residentByRecency.erase({buffer.lastTouched, id});
+  buffer.resident = resident;
+  if (resident)
+    residentByRecency.insert({buffer.lastTouched, id});
+}
+
+//===----------------------------------------------------------------------===//
+// Transfers
+//===----------------------------------------------------------------------===//
+
+LinkChannel &TimelineSimulator::getChannel(MemoryTier tier,
+                                           Direction direction) {
+  std::unique_ptr<LinkChannel> &channel =
+      channels[static_cast<unsigned>(tier)][static_cast<unsigned>(direction)];
+  if (!channel) {
+    const LinkModel &link = *target.getLink(tier);
+    double bandwidth = direction == Direction::ToDevice
+                           ? link.bandwidthToDevice
+                           : link.bandwidthFromDevice;
+    channel = std::make_unique<LinkChannel>(bandwidth, link.latency,
+                                            link.queuesPerDirection);
+  }
+  return *channel;
+}
+
+LinkChannel::TransferId TimelineSimulator::issueTransfer(MemoryTier tier,
+                                                         Direction direction,
+                                                         int64_t bytes,
+                                                         std::string name) {
+  LinkChannel &channel = getChannel(tier, direction);
+  LinkChannel::TransferId id = channel.issue(now, bytes);
+  LinkTraffic &traffic = result.traffic[static_cast<unsigned>(tier)]
+                                       [static_cast<unsigned>(direction)];
+  traffic.bytes += bytes;
+  ++traffic.transfers;
+  issued.push_back({&channel, id, tier, direction, std::move(name)});
+  return id;
+}
+
+void TimelineSimulator::advanceChannelsTo(double time) {
+  for (auto &perTier : channels)
+    for (std::unique_ptr<LinkChannel> &channel : perTier)
+      if (channel)
+        channel->advanceTo(time);
+}
+
+void TimelineSimulator::tryRelease(BufferId id) {
+  BufferState &buffer = state[id];
+  double freedAt = now;
+  for (auto [channel, transfer] : buffer.offloads) {
+    if (!channel->isFinished(transfer)) {
+      buffer.releasePending = true;
+      awaitingOffload.push_back(id);
+      return;
+    }
+    freedAt = std::max(freedAt, channel->getEndTime(transfer));
+  }
+  release(id, freedAt);
+}
+
+void TimelineSimulator::releaseBuffersWhoseOffloadsFinished() {
+  // Free in order of completion so that the memory samples stay ordered.
+  SmallVector<std::pair<double, BufferId>> done;
+  llvm::erase_if(awaitingOffload, [&](BufferId id) {
+    double end = 0;
+    for (auto [channel, transfer] : state[id].offloads) {
+      if (!channel->isFinished(transfer))
+        return false;
+      end = std::max(end, channel->getEndTime(transfer));
+    }
+    done.push_back({end, id});
+    return true;
+  });
+  llvm::sort(done);
+  for (auto [end, id] : done)
+    release(id, end);
+}
+
+/// Runs every link up to the compute clock and frees the buffers whose
+/// offloads completed meanwhile, so that memory changes stay in time order.
+void TimelineSimulator::catchUpWithTransfers() {
+  advanceChannelsTo(now);
+  releaseBuffersWhoseOffloadsFinished();
+}
+
+void TimelineSimulator::waitUntil(double time, std::string reason) {
+  if (time <= now)
+    return;
+  ++result.stallCount;
+  result.stallTime += time - now;
+  addEvent(TimelineEvent::Kind::Stall, "compute", std::move(reason), now, time);
+  now = time;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+void TimelineSimulator::runOp(Operation *op) {
+  OpCost cost = estimateOpCost(op, target);
+  if (cost.source == CostSource::None)
+    return;
+  // A link direction that is moving bytes reads or writes HBM at the link's
+  // rate, however many transfers share it: that takes its hbmContention share
+  // of the bandwidth away from memory-bound kernels.
+  double shareLost = 0;
+  for (auto [tierIndex, perTier] : llvm::enumerate(channels)) {
+    for (std::unique_ptr<LinkChannel> &channel : perTier)
+      if (channel && channel->isMovingBytes())
+        shareLost +=
+            target.getLink(static_cast<MemoryTier>(tierIndex))->hbmContention;
+  }
+  double seconds = cost.getSecondsUnderContention(std::min(shareLost, 0.9));
+  addEvent(TimelineEvent::Kind::Compute, "compute", describeOp(op), now,
+           now + seconds, cost.bytes);
+  result.computeTime += seconds;
+  now += seconds;
+}
+
+//===----------------------------------------------------------------------===//
+// As written
+//===----------------------------------------------------------------------===//
+
+LogicalResult TimelineSimulator::runAsWritten() {
+  for (BufferId id : liveness.getDefinedAt(liveness.getEntryPoint()))
+    if (failed(allocate(id)))
+      return failure();
+
+  for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
+    Operation *op = liveness.getOp(point);
+    currentOp = op;
+    catchUpWithTransfers();
+    for (BufferId id : liveness.getDefinedAt(point))
+      if (failed(allocate(id)))
+        return failure();
+
+    if (auto offload = dyn_cast<OffloadOp>(op)) {
+      const BufferInfo *buffer = liveness.lookup(offload.getSource());
+      RemoteType remote = offload.getResult().getType();
+      LinkChannel::TransferId transfer =
+          issueTransfer(remote.getTier(), Direction::FromDevice,
+                        remote.getSizeInBytes(), "offload " + describeOp(op));
+      if (buffer)
+        state[buffer->id].offloads.push_back(
+            {&getChannel(remote.getTier(), Direction::FromDevice), transfer});
+    } else if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
+      RemoteType remote = prefetch.getSource().getType();
+      LinkChannel::TransferId transfer =
+          issueTransfer(remote.getTier(), Direction::ToDevice,
+                        remote.getSizeInBytes(), "prefetch " + describeOp(op));
+      prefetchOf[prefetch.getResult()] = {
+          &getChannel(remote.getTier(), Direction::ToDevice), transfer};
+    } else if (auto await = dyn_cast<AwaitOp>(op)) {
+      auto it = prefetchOf.find(await.getFuture());
+      if (it == prefetchOf.end())
+        return await.emitError()
+               << "awaits a future that no ho.prefetch in this function "
+                  "issued";
+      auto [channel, transfer] = it->second;
+      waitUntil(channel->finish(transfer), "await " + describeOp(op));
+    } else {
+      runOp(op);
+    }
+
+    catchUpWithTransfers();
+    for (BufferId id : liveness.getLastUsedAt(point))
+      tryRelease(id);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reactive runtime
+//===----------------------------------------------------------------------===//
+
+void TimelineSimulator::blockingTransfer(MemoryTier tier, Direction direction,
+                                         int64_t bytes, std::string name) {
+  const LinkModel &link = *target.getLink(tier);
+  double start = now;
+  if (link.issueOverhead > 0) {
+    addEvent(TimelineEvent::Kind::HostOverhead, "compute",
+             "host issue/sync " + name, now, now + link.issueOverhead);
+    now += link.issueOverhead;
+    result.hostOverheadTime += link.issueOverhead;
+  }
+  LinkChannel::TransferId id = issueTransfer(tier, direction, bytes, name);
+  double end = getChannel(tier, direction).finish(id);
+  addEvent(TimelineEvent::Kind::Stall, "compute", "wait " + name, now, end);
+  ++result.stallCount;
+  result.stallTime += end - start;
+  now = end;
+}
+
+void TimelineSimulator::evict(BufferId id) {
+  const BufferInfo &buffer = liveness.getBuffer(id);
+  BufferState &bufferState = state[id];
+  // A buffer whose tier copy is current is dropped without a copy.
+  if (!bufferState.hasTierCopy)
+    blockingTransfer(*target.getDefaultTier(), Direction::FromDevice,
+                     buffer.size, "evict " + describeValue(buffer.root));
+  bufferState.hasTierCopy = true;
+  allocator->release(id);
+  setResident(id, false);
+  ++result.evictions;
+  recordMemory(now);
+}
+
+void TimelineSimulator::makeRoom(int64_t bytes,
+                                 const llvm::SmallDenseSet<BufferId> &pinned) {
+  while (allocator->getFreeBytes() < bytes) {
+    // The least recently touched resident buffer that the op does not need;
+    // the lower id on a tie.
+    auto victim = llvm::find_if(residentByRecency, [&](auto entry) {
+      return !pinned.contains(entry.second);
+    });
+    if (victim == residentByRecency.end())
+      return; // Nothing left to evict: the allocation reports out of memory.
+    evict(victim->second);
+  }
+}
+
+void TimelineSimulator::touchOperands(Operation *op, unsigned point,
+                                      llvm::SmallDenseSet<BufferId> &pinned) {
+  for (Value operand : op->getOperands())
+    if (const BufferInfo *buffer = liveness.lookup(operand))
+      pinned.insert(buffer->id);
+  for (BufferId id : liveness.getDefinedAt(point))
+    pinned.insert(id);
+  for (BufferId id : pinned) {
+    bool resident = state[id].resident;
+    setResident(id, false);
+    state[id].lastTouched = point;
+    setResident(id, resident);
+  }
+}
+
+LogicalResult TimelineSimulator::runReactive() {
+  // Arguments start on the device while they fit, the rest in the tier.
+  for (BufferId id : liveness.getDefinedAt(liveness.getEntryPoint())) {
+    state[id].hasTierCopy = true;
+    if (allocator->getFreeBytes() >= liveness.getBuffer(id).size) {
+      if (failed(allocate(id)))
+        return failure();
+    }
+  }
+
+  for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
+    Operation *op = liveness.getOp(point);
+    currentOp = op;
+    llvm::SmallDenseSet<BufferId> pinned;
+    touchOperands(op, point, pinned);
+
+    // Fetch what the op reads, then allocate what it writes.
+    for (Value operand : op->getOperands()) {
+      const BufferInfo *buffer = liveness.lookup(operand);
+      if (!buffer || state[buffer->id].resident || state[buffer->id].dead)
+        continue;
+      makeRoom(buffer->size, pinned);
+      if (failed(allocate(buffer->id)))
+        return failure();
+      blockingTransfer(*target.getDefaultTier(), Direction::ToDevice,
+                       buffer->size, "fetch " + describeValue(buffer->root));
+      state[buffer->id].hasTierCopy = true;
+      ++result.fetches;
+    }
+    for (BufferId id : liveness.getDefinedAt(point)) {
+      makeRoom(liveness.getBuffer(id).size, pinned);
+      if (failed(allocate(id)))
+        return failure();
+    }
+    // Results written in place make the tier copy of their buffer stale.
+    for (OpResult opResult : op->getResults())
+      if (const BufferInfo *buffer = liveness.lookup(opResult))
+        state[buffer->id].hasTierCopy = false;
+
+    runOp(op);
+    for (BufferId id : liveness.getLastUsedAt(point))
+      if (state[id].resident)
+        release(id, now);
+      else
+        state[id].dead = true;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+void TimelineSimulator::addEvent(TimelineEvent::Kind kind, std::string track,
+                                 std::string name, double start, double end,
+                                 int64_t bytes) {
+  if (options.recordTimeline && end > start)
+    result.events.push_back(
+        {kind, std::move(track), std::move(name), start, end, bytes});
+}
+
+void TimelineSimulator::finishRun() {
+  // The step ends when the last transfer has landed, too: an offloaded KV
+  // cache must be in its tier before the next step may read it.
+  double end = now;
+  for (auto &perTier : channels)
+    for (std::unique_ptr<LinkChannel> &channel : perTier)
+      if (channel)
+        end = std::max(end, channel->drain());
+  releaseBuffersWhoseOffloadsFinished();
+  currentOp = nullptr;
+  waitUntil(end, "drain transfers");
+  for (BufferId id : liveness.getLastUsedAt(liveness.getExitPoint()))
+    if (state[id].resident)
+      release(id, now);
+  result.stepTime = now;
+  result.peakFootprintBytes = allocator->getHighWaterMark();
+
+  if (!options.recordTimeline)
+    return;
+  for (const IssuedTransfer &transfer : issued)
+    result.events.push_back({TimelineEvent::Kind::Transfer,
+                             describeTrack(transfer.tier, transfer.direction),
+                             transfer.name,
+                             transfer.channel->getStartTime(transfer.id),
+                             transfer.channel->getEndTime(transfer.id),
+                             transfer.channel->getBytes(transfer.id)});
+}
+
+FailureOr<SimulationResult> TimelineSimulator::run() {
+  if (failed(checkInput()))
+    return failure();
+
+  switch (options.allocator) {
+  case AllocatorKind::Static: {
+    DenseMap<BufferId, int64_t> offsets;
+    for (const BufferInfo &buffer : liveness.getBuffers())
+      if (std::optional<int64_t> offset = getAssignedOffset(buffer.root))
+        offsets[buffer.id] = *offset;
+    allocator =
+        std::make_unique<StaticAllocator>(result.budget, std::move(offsets));
+    break;
+  }
+  case AllocatorKind::Dynamic:
+    allocator = std::make_unique<BestFitAllocator>(result.budget);
+    break;
+  case AllocatorKind::Ideal:
+    allocator = std::make_unique<IdealAllocator>(result.budget);
+    break;
+  }
+  recordMemory(0);
+
+  LogicalResult ran =
+      options.mode == ExecutionMode::Reactive ? runReactive() : runAsWritten();
+  if (failed(ran))
+    return failure();
+  finishRun();
+  return std::move(result);
+}
+
+FailureOr<SimulationResult> ho::simulate(Block &body, const Target &target,
+                                         const SimulationOptions &options) {
+  return TimelineSimulator(body, target, options).run();
+}

@@ -1,0 +1,62 @@
+//===- MemoryBudget.cpp - How much device memory a run may use ------------===//
+
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+static llvm::Error budgetError(llvm::StringRef text, llvm::StringRef why) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "invalid memory budget '" + text + "': " + why +
+          " (expected bytes with a unit such as 48GiB or 500MB, a fraction "
+          "of the capacity such as 0.75, or a percentage such as 75%)");
+}
+
+llvm::Expected<int64_t> ho::parseMemoryBudget(llvm::StringRef text,
+                                              int64_t capacity) {
+  llvm::StringRef trimmed = text.trim();
+  if (trimmed.empty())
+    return capacity;
+
+  // Split the number from its unit.
+  size_t unitStart = trimmed.find_first_not_of("0123456789.eE+-");
+  llvm::StringRef number = trimmed.substr(0, unitStart);
+  llvm::StringRef unit = unitStart == llvm::StringRef::npos
+                             ? ""
+                             : trimmed.substr(unitStart).trim();
+  double value;
+  if (number.empty() || number.getAsDouble(value) || !std::isfinite(value))
+    return budgetError(text, "not a number");
+  if (value <= 0)
+    return budgetError(text, "it must be positive");
+
+  if (unit.empty()) {
+    if (value > 1)
+      return budgetError(text, "a plain number is a fraction of the "
+                               "capacity and must not exceed 1");
+    return static_cast<int64_t>(std::floor(value * capacity));
+  }
+  if (unit == "%") {
+    if (value > 100)
+      return budgetError(text, "a percentage must not exceed 100%");
+    return static_cast<int64_t>(std::floor(value / 100 * capacity));
+  }
+  double scale = llvm::StringSwitch<double>(unit)
+                     .Case("B", 1)
+                     .Case("KB", 1e3)
+                     .Case("MB", 1e6)
+                     .Case("GB", 1e9)
+                     .Case("TB", 1e12)
+                     .Case("KiB", 0x1p10)
+                     .Case("MiB", 0x1p20)
+                     .Case("GiB", 0x1p30)
+                     .Case("TiB", 0x1p40)
+                     .Default(0);
+  if (scale == 0)
+    return budgetError(text, "unknown unit '" + unit.str() + "'");
+  return static_cast<int64_t>(std::floor(value * scale));
+}

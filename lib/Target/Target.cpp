@@ -1,0 +1,84 @@
+//===- Target.cpp - Hardware model of a device and its memory tiers -------===//
+
+#include "hyperoffload/Target/Target.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+using llvm::Error;
+using llvm::Expected;
+namespace json = llvm::json;
+
+double DeviceModel::getPeakFlops(Type elementType) const {
+  // Tensors, vectors and complex numbers compute at their element's rate.
+  if (auto shaped = dyn_cast_if_present<ShapedType>(elementType))
+    return getPeakFlops(shaped.getElementType());
+  if (auto complex = dyn_cast_if_present<ComplexType>(elementType))
+    return getPeakFlops(complex.getElementType());
+  if (!elementType || !elementType.isIntOrFloat())
+    return peakFlopsF32;
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  if (width <= 8)
+    return peakFlopsFP8;
+  // Only 16-bit floats run at the bf16 rate; i16 has no such fast path.
+  if (width == 16 && isa<FloatType>(elementType))
+    return peakFlopsBF16;
+  return peakFlopsF32;
+}
+
+const LinkModel *Target::getLink(MemoryTier tier) const {
+  const std::optional<LinkModel> &link = links[static_cast<size_t>(tier)];
+  return link ? &*link : nullptr;
+}
+
+LinkModel *Target::getLink(MemoryTier tier) {
+  std::optional<LinkModel> &link = links[static_cast<size_t>(tier)];
+  return link ? &*link : nullptr;
+}
+
+std::optional<MemoryTier> Target::getDefaultTier() const {
+  std::optional<MemoryTier> best;
+  for (size_t i = 0; i < links.size(); ++i) {
+    // Strictly greater, so that ties keep the lower (closer) tier.
+    if (links[i] && (!best || links[i]->bandwidthToDevice >
+                                  getLink(*best)->bandwidthToDevice))
+      best = static_cast<MemoryTier>(i);
+  }
+  return best;
+}
+
+int64_t Target::roundToGranularity(int64_t bytes) const {
+  if (bytes <= 0)
+    return 0;
+  uint64_t granularity = std::max<int64_t>(1, device.allocationGranularity);
+  return static_cast<int64_t>(
+      llvm::alignTo(static_cast<uint64_t>(bytes), granularity));
+}
+
+Expected<Target> ho::loadTarget(StringRef presetOrPath) {
+  bool isPath =
+      presetOrPath.ends_with(".json") || llvm::any_of(presetOrPath, [](char c) {
+        return llvm::sys::path::is_separator(c);
+      });
+  if (!isPath) {
+    Expected<Target> preset = getTargetPreset(presetOrPath);
+    if (preset)
+      return preset;
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        toString(preset.takeError()) +
+            "; to read a file, give a path ending in .json");
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(presetOrPath, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read target file '" + presetOrPath +
+                                       "': " + buffer.getError().message());
+  return parseTarget((*buffer)->getBuffer(), presetOrPath);
+}

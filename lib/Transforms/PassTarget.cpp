@@ -1,0 +1,23 @@
+//===- PassTarget.cpp - The hardware model a pass was asked for -----------===//
+
+#include "PassTarget.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+FailureOr<Target> ho::loadPassTarget(Operation *anchor, llvm::StringRef hw,
+                                     llvm::ArrayRef<std::string> overrides) {
+  llvm::Expected<Target> target =
+      loadTarget(hw.empty() ? getTargetPresetNames().front() : hw);
+  if (!target)
+    return emitError(anchor->getLoc())
+           << "invalid hw option: " << llvm::toString(target.takeError());
+  for (const std::string &assignment : overrides) {
+    if (llvm::Error error = applyTargetOverride(*target, assignment))
+      return emitError(anchor->getLoc())
+             << "invalid hw-set option: " << llvm::toString(std::move(error));
+  }
+  return std::move(*target);
+}

@@ -1,0 +1,112 @@
+//===- Report.cpp - Simulate functions and report the results -------------===//
+
+#include "hyperoffload/Transforms/Passes.h"
+
+#include "PassTarget.h"
+#include "hyperoffload/Simulation/Report.h"
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::ho {
+#define GEN_PASS_DEF_REPORT
+#include "hyperoffload/Transforms/Passes.h.inc"
+} // namespace mlir::ho
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+struct ReportPass : public ho::impl::ReportBase<ReportPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult writeFile(StringRef path, const llvm::json::Value &value);
+};
+} // namespace
+
+LogicalResult ReportPass::writeFile(StringRef path,
+                                    const llvm::json::Value &value) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return emitError(getOperation().getLoc())
+           << "cannot write '" << path << "': " << error;
+  file->os() << llvm::formatv("{0:2}", value) << "\n";
+  file->keep();
+  return success();
+}
+
+void ReportPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
+  if (failed(target))
+    return signalPassFailure();
+  SimulationOptions options;
+  options.allocator = allocator;
+  options.mode = mode;
+  options.recordTimeline = !traceFile.empty();
+  llvm::Expected<int64_t> bytes =
+      parseMemoryBudget(budget, target->device.hbmCapacity);
+  if (!bytes) {
+    emitError(module.getLoc())
+        << "invalid budget option: " << llvm::toString(bytes.takeError());
+    return signalPassFailure();
+  }
+  options.budget = *bytes;
+
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> summary =
+      openOutputFile(output, &error);
+  if (!summary) {
+    emitError(module.getLoc()) << "cannot write '" << output << "': " << error;
+    return signalPassFailure();
+  }
+
+  llvm::json::Object metrics;
+  llvm::json::Array traceEvents;
+  unsigned processId = 0;
+  for (auto function : module.getOps<FunctionOpInterface>()) {
+    if (function.isExternal())
+      continue;
+    FailureOr<SimulationResult> result =
+        simulate(function.getFunctionBody().front(), *target, options);
+    if (failed(result))
+      return signalPassFailure();
+    summary->os() << "@" << function.getName() << " ";
+    printSummary(summary->os(), *result, *target, options);
+    metrics[function.getName()] = metricsToJSON(*result, *target, options);
+    if (traceFile.empty())
+      continue;
+    // One trace process per function, named after it.
+    ++processId;
+    llvm::json::Value trace = timelineToChromeTrace(*result);
+    traceEvents.push_back(llvm::json::Object{
+        {"name", "process_name"},
+        {"ph", "M"},
+        {"pid", processId},
+        {"args", llvm::json::Object{{"name", "@" + function.getName().str()}}},
+    });
+    for (llvm::json::Value &event :
+         *trace.getAsObject()->getArray("traceEvents")) {
+      (*event.getAsObject())["pid"] = processId;
+      traceEvents.push_back(std::move(event));
+    }
+  }
+  summary->keep();
+
+  if (!jsonFile.empty() &&
+      failed(writeFile(jsonFile,
+                       llvm::json::Object{{"functions", std::move(metrics)}})))
+    return signalPassFailure();
+  if (!traceFile.empty() &&
+      failed(writeFile(
+          traceFile, llvm::json::Object{{"traceEvents", std::move(traceEvents)},
+                                        {"displayTimeUnit", "ms"}})))
+    return signalPassFailure();
+  markAllAnalysesPreserved();
+}

@@ -1,0 +1,250 @@
+//===- SimulatorTest.cpp - Timeline cases computed by hand ----------------===//
+//
+// A target with round numbers: 1 TFLOP/s, 1 TB/s of HBM, and a 1 GB/s link
+// to the pool without latency or overhead unless a test sets them, so that
+// 1e6 bytes take 1 ms to move and 1e9 FLOPs take 1 ms to compute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Simulation/Simulator.h"
+
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+constexpr double kMs = 1e-3;
+constexpr double kTolerance = 1e-12;
+
+class SimulatorTest : public ::testing::Test {
+protected:
+  SimulatorTest() {
+    context.loadDialect<HODialect, func::FuncDialect>();
+    target.name = "round-numbers";
+    target.device.peakFlopsF32 = target.device.peakFlopsBF16 =
+        target.device.peakFlopsFP8 = 1e12;
+    target.device.hbmCapacity = int64_t(1) << 30;
+    target.device.hbmBandwidth = 1e12;
+    target.device.collectiveBandwidth = 1e9;
+    LinkModel pool;
+    pool.bandwidthToDevice = pool.bandwidthFromDevice = 1e9;
+    pool.queuesPerDirection = 1;
+    pool.capacity = int64_t(1) << 40;
+    target.links[static_cast<unsigned>(MemoryTier::pool)] = pool;
+  }
+
+  LinkModel &pool() { return *target.getLink(MemoryTier::pool); }
+
+  SimulationResult simulate(llvm::StringRef ir,
+                            SimulationOptions options = {}) {
+    module = parseSourceString<ModuleOp>(ir, &context);
+    EXPECT_TRUE(module) << "test IR does not parse";
+    auto function = *module->getOps<func::FuncOp>().begin();
+    FailureOr<SimulationResult> result =
+        ho::simulate(function.getBody().front(), target, options);
+    EXPECT_TRUE(succeeded(result));
+    return succeeded(result) ? *result : SimulationResult();
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  Target target;
+};
+
+// A 1 MB prefetch issued before 1 ms of compute, awaited after it.
+constexpr llvm::StringLiteral kOnePrefetch = R"mlir(
+  func.func @f(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>) {
+    %f = ho.prefetch %r : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+    %y = ho.compute "work"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    %t = ho.await %f : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+    %z = ho.compute "use"(%t, %y) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+    return
+  }
+)mlir";
+
+TEST_F(SimulatorTest, PrefetchExactlyHiddenBehindOneOp) {
+  SimulationResult result = simulate(kOnePrefetch);
+  EXPECT_NEAR(result.stepTime, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.computeTime, 1 * kMs, kTolerance);
+  EXPECT_EQ(result.stallCount, 0u);
+  EXPECT_NEAR(result.stallTime, 0, kTolerance);
+  EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::ToDevice).bytes,
+            1000000);
+}
+
+TEST_F(SimulatorTest, HalvingTheBandwidthExposesHalfTheTransfer) {
+  pool().bandwidthToDevice = 0.5e9;
+  SimulationResult result = simulate(kOnePrefetch);
+  // The copy now takes 2 ms: the await waits 1 ms.
+  EXPECT_EQ(result.stallCount, 1u);
+  EXPECT_NEAR(result.stallTime, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.stepTime, 2 * kMs, kTolerance);
+}
+
+TEST_F(SimulatorTest, LatencyIsExposedToo) {
+  pool().latency = 0.25 * kMs;
+  SimulationResult result = simulate(kOnePrefetch);
+  EXPECT_NEAR(result.stallTime, 0.25 * kMs, kTolerance);
+  EXPECT_NEAR(result.stepTime, 1.25 * kMs, kTolerance);
+}
+
+// Two 1 MB prefetches issued together before 1 ms of compute.
+constexpr llvm::StringLiteral kTwoPrefetches = R"mlir(
+  func.func @f(%x: tensor<4xf32>, %r0: !ho.remote<tensor<250000xf32>>,
+               %r1: !ho.remote<tensor<250000xf32>>) {
+    %f0 = ho.prefetch %r0 : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+    %f1 = ho.prefetch %r1 : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+    %y = ho.compute "work"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    %t0 = ho.await %f0 : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+    %t1 = ho.await %f1 : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+    return
+  }
+)mlir";
+
+TEST_F(SimulatorTest, TwoTransfersOnTwoQueuesShareTheLink) {
+  pool().queuesPerDirection = 2;
+  SimulationResult result = simulate(kTwoPrefetches);
+  // Each gets 0.5 GB/s: both land at 2 ms; the first await waits 1 ms.
+  EXPECT_EQ(result.stallCount, 1u);
+  EXPECT_NEAR(result.stallTime, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.stepTime, 2 * kMs, kTolerance);
+}
+
+TEST_F(SimulatorTest, TwoTransfersOnOneQueueGoOneAfterTheOther) {
+  SimulationResult result = simulate(kTwoPrefetches);
+  // The first lands at 1 ms, the second at 2 ms: only the second waits.
+  EXPECT_EQ(result.stallCount, 1u);
+  EXPECT_NEAR(result.stallTime, 1 * kMs, kTolerance);
+  ASSERT_FALSE(result.events.empty());
+  const TimelineEvent &stall =
+      *llvm::find_if(result.events, [](const TimelineEvent &event) {
+        return event.kind == TimelineEvent::Kind::Stall;
+      });
+  EXPECT_NEAR(stall.start, 1 * kMs, kTolerance);
+  EXPECT_NEAR(stall.end, 2 * kMs, kTolerance);
+}
+
+TEST_F(SimulatorTest, OffloadedBufferIsFreedWhenItsCopyCompletes) {
+  SimulationResult result = simulate(R"mlir(
+    func.func @f() -> (!ho.remote<tensor<250000xf32>>, tensor<250000xf32>) {
+      %a = ho.compute "produce"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %r = ho.offload %a : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+      %w1 = ho.compute "work"() {flops = 500000000 : i64, bytes = 0 : i64} : () -> tensor<1xf32>
+      %b = ho.compute "produce"(%w1) {flops = 0 : i64, bytes = 0 : i64} : (tensor<1xf32>) -> tensor<250000xf32>
+      %w2 = ho.compute "work"(%b) {flops = 1000000000 : i64, bytes = 0 : i64} : (tensor<250000xf32>) -> tensor<1xf32>
+      %c = ho.compute "produce"(%w2) {flops = 0 : i64, bytes = 0 : i64} : (tensor<1xf32>) -> tensor<250000xf32>
+      return %r, %c : !ho.remote<tensor<250000xf32>>, tensor<250000xf32>
+    }
+  )mlir");
+  // At 0.5 ms the copy of %a is still reading it: %a, %w1 and %b are live.
+  EXPECT_EQ(result.peakLiveBytes, 2000004);
+  // The drop happens when the copy completes, at 1 ms.
+  auto freed = llvm::find_if(result.memory, [](const MemorySample &sample) {
+    return sample.time > 0.9 * kMs && sample.liveBytes < 2000000;
+  });
+  ASSERT_NE(freed, result.memory.end());
+  EXPECT_NEAR(freed->time, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.stepTime, 1.5 * kMs, kTolerance);
+}
+
+// Four 1 KiB buffers fill a 4 KiB budget; freeing the first and third leaves
+// two 1 KiB holes, and a 2 KiB request forces one compaction.
+constexpr llvm::StringLiteral kFragmenting = R"mlir(
+  func.func @f() -> tensor<512xf32> {
+    %a = ho.compute "p"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32>
+    %b = ho.compute "p"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32>
+    %c = ho.compute "p"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32>
+    %d = ho.compute "p"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32>
+    %u = ho.compute "use"(%a, %c) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<256xf32>, tensor<256xf32>) -> tensor<0xf32>
+    %e = ho.compute "big"(%b, %d, %u) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<256xf32>, tensor<256xf32>, tensor<0xf32>) -> tensor<512xf32>
+    return %e : tensor<512xf32>
+  }
+)mlir";
+
+TEST_F(SimulatorTest, FragmentationCausesExactlyOneCompaction) {
+  target.device.compactionOverhead = 1e-6;
+  SimulationOptions options;
+  options.budget = 4096;
+  SimulationResult result = simulate(kFragmenting, options);
+  EXPECT_EQ(result.compactions, 1u);
+  EXPECT_EQ(result.compactionBytes, 2048);
+  // Moved bytes over HBM bandwidth, plus the fixed cost; compute waits.
+  EXPECT_NEAR(result.compactionTime, 2048 / 1e12 + 1e-6, kTolerance);
+  EXPECT_NEAR(result.stepTime, result.compactionTime, kTolerance);
+  EXPECT_FALSE(result.outOfMemory);
+  EXPECT_EQ(result.peakFootprintBytes, 4096);
+}
+
+TEST_F(SimulatorTest, AnIdealAllocatorNeverCompacts) {
+  SimulationOptions options;
+  options.budget = 4096;
+  options.allocator = AllocatorKind::Ideal;
+  SimulationResult result = simulate(kFragmenting, options);
+  EXPECT_EQ(result.compactions, 0u);
+  EXPECT_EQ(result.peakLiveBytes, 4096);
+}
+
+TEST_F(SimulatorTest, OverBudgetIsReportedAtTheOp) {
+  SimulationOptions options;
+  options.budget = 3072;
+  SimulationResult result = simulate(kFragmenting, options);
+  EXPECT_TRUE(result.outOfMemory);
+  ASSERT_TRUE(result.firstOutOfMemoryOp);
+  EXPECT_EQ(result.peakFootprintBytes, 4096);
+}
+
+// Three 1 KiB buffers fit; each new one evicts the least recently used.
+constexpr llvm::StringLiteral kLeastRecentlyUsed = R"mlir(
+  func.func @f() {
+    %a = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32> loc("a")
+    %b = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32> loc("b")
+    %c = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<256xf32> loc("c")
+    %d = ho.compute "k"(%b) {flops = 0 : i64, bytes = 0 : i64} : (tensor<256xf32>) -> tensor<256xf32> loc("d")
+    %e = ho.compute "k"(%c) {flops = 0 : i64, bytes = 0 : i64} : (tensor<256xf32>) -> tensor<256xf32> loc("e")
+    %z1 = ho.compute "k"(%a) {flops = 0 : i64, bytes = 0 : i64} : (tensor<256xf32>) -> tensor<0xf32>
+    %z2 = ho.compute "k"(%b) {flops = 0 : i64, bytes = 0 : i64} : (tensor<256xf32>) -> tensor<0xf32>
+    %z3 = ho.compute "k"(%c, %d, %e) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<0xf32>
+    return
+  }
+)mlir";
+
+TEST_F(SimulatorTest, ReactiveEvictsLeastRecentlyUsedFirst) {
+  pool().issueOverhead = 10e-6;
+  SimulationOptions options;
+  options.budget = 3072;
+  options.mode = ExecutionMode::Reactive;
+  SimulationResult result = simulate(kLeastRecentlyUsed, options);
+
+  // %d evicts %a (last touched first); %e evicts %b (touched by %d at the
+  // same point as %d itself, lower id on the tie); fetching %a back evicts
+  // %d, which is older than %c and %e.
+  SmallVector<std::string> copies;
+  for (const TimelineEvent &event : result.events)
+    if (event.kind == TimelineEvent::Kind::Transfer)
+      copies.push_back(event.name);
+  EXPECT_EQ(copies,
+            (SmallVector<std::string>{"evict a", "evict b", "evict d",
+                                      "fetch a", "fetch b", "fetch d"}));
+  EXPECT_EQ(result.evictions, 3u);
+  EXPECT_EQ(result.fetches, 3u);
+  EXPECT_FALSE(result.outOfMemory);
+  // Every copy blocks compute: 10 us of host overhead plus 1024 B at 1 GB/s.
+  EXPECT_EQ(result.stallCount, 6u);
+  EXPECT_NEAR(result.hostOverheadTime, 60e-6, kTolerance);
+  EXPECT_NEAR(result.stallTime, 6 * (10e-6 + 1.024e-6), kTolerance);
+  EXPECT_NEAR(result.stepTime, result.stallTime, kTolerance);
+}
+} // namespace

@@ -104,6 +104,13 @@ void BufferLiveness::addAlias(Value alias, Value source) {
 
 void BufferLiveness::computeLastUses() {
   for (BufferInfo &buffer : buffers) {
+    // The caller owns device-resident arguments: they stay allocated for the
+    // whole call. A plan that wants their memory passes them as remote.
+    if (buffer.isArgument()) {
+      buffer.lastUse = getExitPoint();
+      lastUsedAt[buffer.lastUse].push_back(buffer.id);
+      continue;
+    }
     buffer.lastUse = buffer.definition;
     for (Value alias : buffer.aliases) {
       for (Operation *user : alias.getUsers()) {

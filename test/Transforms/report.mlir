@@ -37,7 +37,7 @@ func.func @hidden_prefetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>
 // JSON:     "allocator": "dynamic",
 // JSON:     "compactions": 0,
 // JSON:     "mode": "as-written",
-// JSON:     "peak_live_bytes": 1000032,
+// JSON:     "peak_live_bytes": 1000048,
 // JSON:     "stall_count": 0,
 // JSON:     "step_time_s": 0.001,
 // JSON:     "target": "round-numbers",
@@ -54,5 +54,5 @@ func.func @hidden_prefetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>
 // TRACE-DAG: "name": "layer 0 / work"
 // TRACE-DAG: "ph": "X"
 // TRACE-DAG: "ph": "C"
-// TRACE-DAG: "live_bytes": 1000032
+// TRACE-DAG: "live_bytes": 1000048
 // TRACE-DAG: "name": "@hidden_prefetch"

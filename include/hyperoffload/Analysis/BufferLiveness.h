@@ -37,7 +37,7 @@ struct BufferInfo {
   int64_t size = 0;
   unsigned definition = 0;
   /// The last point at which any alias is used; the exit point when an
-  /// alias is returned.
+  /// alias is returned, and for arguments: the caller owns them.
   unsigned lastUse = 0;
 
   bool isArgument() const { return isa<BlockArgument>(root); }

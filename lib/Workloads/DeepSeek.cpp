@@ -1,0 +1,387 @@
+//===- DeepSeek.cpp - DeepSeek-V3 graphs: MLA, MoE, NSA -------------------===//
+//
+// Per layer: Multi-head Latent Attention (MLA), then a dense SwiGLU FFN in the
+// first layers and a mixture of experts (one shared expert plus routed ones,
+// top-k routing) in the others. Decoding uses MLA's absorbed form over the
+// compressed KV cache (512 latent + 64 RoPE values per token and layer);
+// prefill and training expand the latent into per-head keys and values.
+// With Native Sparse Attention, each attention reads compressed blocks, the
+// selected blocks and a sliding window instead of the whole context.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelBuilder.h"
+#include "Models.h"
+
+#include "hyperoffload/Dialect/HO/HOOps.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+using namespace mlir::ho::workloads;
+
+static constexpr DeepSeekSpec kDeepSeekSpecs[] = {
+    {"deepseek-v3",           /*hidden=*/7168,          /*layers=*/61,
+     /*denseLayers=*/3,
+     /*heads=*/128,           /*qLoraRank=*/1536,       /*kvLoraRank=*/512,
+     /*qkNopeDim=*/128,       /*qkRopeDim=*/64,         /*vHeadDim=*/128,
+     /*denseFfn=*/18432,      /*expertFfn=*/2048,       /*routedExperts=*/256,
+     /*expertsPerToken=*/8,   /*sharedExperts=*/1,      /*vocab=*/129280,
+     /*nsaCompressBlock=*/32, /*nsaCompressStride=*/16, /*nsaSelectBlock=*/64,
+     /*nsaSelectCount=*/16,   /*nsaWindow=*/512},
+    {"deepseek-v3-tiny",
+     256,
+     3,
+     1,
+     4,
+     64,
+     32,
+     32,
+     16,
+     32,
+     512,
+     64,
+     8,
+     2,
+     1,
+     1024,
+     8,
+     4,
+     16,
+     2,
+     32},
+};
+
+const DeepSeekSpec *workloads::lookupDeepSeek(llvm::StringRef name) {
+  for (const DeepSeekSpec &spec : kDeepSeekSpecs)
+    if (spec.name == name)
+      return &spec;
+  return nullptr;
+}
+
+ModelStats workloads::getStats(const DeepSeekSpec &spec,
+                               int64_t activationBytes) {
+  int64_t h = spec.hidden;
+  int64_t qkDim = spec.qkNopeDim + spec.qkRopeDim;
+  int64_t attention =
+      h + h * spec.qLoraRank + spec.qLoraRank +
+      spec.qLoraRank * spec.heads * qkDim +
+      h * (spec.kvLoraRank + spec.qkRopeDim) + spec.kvLoraRank +
+      spec.kvLoraRank * spec.heads * (spec.qkNopeDim + spec.vHeadDim) +
+      spec.heads * spec.vHeadDim * h;
+  int64_t dense = h + 3 * h * spec.denseFfn;
+  int64_t expert = 3 * h * spec.expertFfn;
+  int64_t moeFixed = h + h * spec.routedExperts + spec.sharedExperts * expert;
+  int64_t moeLayers = spec.layers - spec.denseLayers;
+
+  ModelStats stats;
+  stats.embeddingParameters = spec.vocab * h;
+  int64_t common = spec.layers * attention + spec.denseLayers * dense +
+                   moeLayers * moeFixed + 2 * spec.vocab * h + h;
+  stats.totalParameters = common + moeLayers * spec.routedExperts * expert;
+  stats.activeParameters = common + moeLayers * spec.expertsPerToken * expert;
+  stats.kvCacheBytesPerToken =
+      (spec.kvLoraRank + spec.qkRopeDim) * spec.layers * activationBytes;
+  return stats;
+}
+
+namespace {
+class DeepSeekGraph {
+public:
+  DeepSeekGraph(ModelBuilder &m, const DeepSeekSpec &spec)
+      : m(m), b(m.graph()), l(m.layers()), spec(spec),
+        tp(m.getOptions().parallelism.tp), ep(m.getOptions().parallelism.ep),
+        nsa(m.getOptions().attention == AttentionKind::NSA),
+        act(m.getActivationType()) {}
+
+  void build();
+
+private:
+  Value attention(Value h);
+  Value attend(Value q, Value keys, Value values, int64_t keyHeads);
+  Value denseFeedForward(Value h);
+  Value mixtureOfExperts(Value h);
+  Value swiglu(Value x, int64_t width, llvm::StringRef prefix);
+
+  ModelBuilder &m;
+  GraphBuilder &b;
+  Layers &l;
+  const DeepSeekSpec &spec;
+  int64_t tp, ep;
+  bool nsa;
+  Type act;
+};
+} // namespace
+
+/// Attention of q [B, H, Sq, Dk] over keys/values [B, Hk, Sk, D*]: full, or
+/// NSA's three branches combined by a gate.
+Value DeepSeekGraph::attend(Value q, Value keys, Value values,
+                            int64_t keyHeads) {
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto kType = cast<RankedTensorType>(keys.getType());
+  auto vType = cast<RankedTensorType>(values.getType());
+  int64_t batch = qType.getDimSize(0), heads = qType.getDimSize(1),
+          queries = qType.getDimSize(2), dk = qType.getDimSize(3),
+          context = kType.getDimSize(2), dv = vType.getDimSize(3);
+  bool causal = m.getMode() != Mode::Decode;
+  if (!nsa)
+    return l.attention("attention", q, keys, values, causal, "attention");
+
+  // Keys each query attends to in a branch that looks at `limit` keys: with
+  // a causal mask, half of them on average.
+  auto keysSeen = [&](int64_t limit) {
+    return causal ? std::max<int64_t>(1, std::min(limit, context) / 2)
+                  : std::min(limit, context);
+  };
+  auto branchFlops = [&](int64_t seen) {
+    return batch * heads * queries * seen * (2 * (dk + dv) + 5);
+  };
+  // Decoding reads only the blocks a branch looks at, not the whole cache.
+  int64_t elementBytes = sizeInBytes(RankedTensorType::get({1}, act));
+  auto branchBytes = [&](int64_t seen) -> std::optional<int64_t> {
+    if (causal)
+      return std::nullopt;
+    return sizeInBytes(q.getType()) * 2 +
+           batch * keyHeads * seen * (dk + dv) * elementBytes;
+  };
+
+  int64_t compressed = std::max<int64_t>(
+      1, (context - spec.nsaCompressBlock) / spec.nsaCompressStride + 1);
+  Value cmpKeys, cmpValues;
+  if (m.getMode() == Mode::Decode) {
+    // The compressed cache is kept between steps and updated in place.
+    auto cacheType =
+        RankedTensorType::get({batch, keyHeads, compressed, dk}, act);
+    Value cache = m.kvCache("nsa_compressed_cache", cacheType);
+    int64_t blockBytes =
+        2 * batch * keyHeads * spec.nsaCompressBlock * dk * elementBytes;
+    int64_t flops = 2 * batch * keyHeads * spec.nsaCompressBlock * dk;
+    cmpKeys = b.computeN("nsa_compress_update", {cache, keys}, {cacheType},
+                         "nsa_compress", flops, blockBytes, {0})[0];
+    m.kvCacheResult(cmpKeys);
+    cmpValues = cmpKeys;
+  } else {
+    int64_t flops =
+        2 * batch * keyHeads * compressed * spec.nsaCompressBlock * (dk + dv);
+    SmallVector<Value> cmp = l.pointwiseN(
+        "nsa_compress", {keys, values},
+        {RankedTensorType::get({batch, keyHeads, compressed, dk}, act),
+         RankedTensorType::get({batch, keyHeads, compressed, dv}, act)},
+        "nsa_compress", flops);
+    cmpKeys = cmp[0];
+    cmpValues = cmp[1];
+  }
+  int64_t seenCompressed =
+      causal ? std::max<int64_t>(1, compressed / 2) : compressed;
+  Value oCmp = l.attention("nsa_compressed_attention", q, cmpKeys, cmpValues,
+                           /*causal=*/false, "nsa_compressed",
+                           branchFlops(seenCompressed));
+
+  Builder builder(&b.getContext());
+  Value selected = l.pointwise(
+      "nsa_select", {q, cmpKeys},
+      RankedTensorType::get({batch, heads, queries, spec.nsaSelectCount},
+                            builder.getI32Type()),
+      "nsa_select_blocks", 2 * batch * heads * queries * compressed * dk);
+  int64_t seenSelected = keysSeen(spec.nsaSelectCount * spec.nsaSelectBlock);
+  Value oSel =
+      l.pointwiseN("nsa_selected_attention", {q, keys, values, selected},
+                   {RankedTensorType::get({batch, heads, queries, dv}, act)},
+                   "nsa_selected", branchFlops(seenSelected))[0];
+  if (std::optional<int64_t> bytes = branchBytes(seenSelected))
+    cast<ComputeOp>(oSel.getDefiningOp())
+        .setBytesAttr(builder.getI64IntegerAttr(*bytes));
+  int64_t seenWindow = keysSeen(spec.nsaWindow);
+  Value oWin = l.attention("nsa_window_attention", q, keys, values,
+                           /*causal=*/false, "nsa_window",
+                           branchFlops(seenWindow), branchBytes(seenWindow));
+  return l.pointwise("nsa_gate", {oCmp, oSel, oWin, q},
+                     RankedTensorType::get({batch, heads, queries, dv}, act),
+                     "nsa_gate", 4 * batch * heads * queries * dv);
+}
+
+Value DeepSeekGraph::attention(Value h) {
+  int64_t batch = m.getBatch(), step = m.getStepLength(),
+          tokens = m.getTokens(), heads = spec.heads / tp;
+  int64_t nope = spec.qkNopeDim, rope = spec.qkRopeDim, dv = spec.vHeadDim,
+          latent = spec.kvLoraRank;
+  GraphBuilder::Scope scope = b.scope("attention");
+
+  Value norm = m.weight("norm", {spec.hidden}, act);
+  Value wDq = m.weight("w_dq", {spec.hidden, spec.qLoraRank});
+  Value qNorm = m.weight("q_norm", {spec.qLoraRank}, act);
+  Value wUq = m.weight("w_uq", {spec.qLoraRank, heads * (nope + rope)});
+  Value wDkv = m.weight("w_dkv", {spec.hidden, latent + rope});
+  Value kvNorm = m.weight("kv_norm", {latent}, act);
+  Value wUkv = m.weight("w_ukv", {latent, heads * (nope + dv)});
+  Value wO = m.weight("w_o", {heads * dv, spec.hidden});
+
+  Value x = l.rmsnorm(h, norm, "norm");
+  Value q = l.linear(l.rmsnorm(l.linear(x, wDq, "q_down"), qNorm, "q_norm"),
+                     wUq, "q_up", /*columnParallel=*/true);
+  Value qh = l.pointwise(
+      "rope", {q}, l.activation({batch, heads, step, nope + rope}), "q_rope");
+  Value ckv = l.linear(x, wDkv, "kv_down");
+
+  Value o;
+  if (m.getMode() == Mode::Decode) {
+    // Absorbed MLA: queries move into the latent space, attention reads the
+    // compressed cache directly, and the output leaves it again.
+    auto entryType = l.activation({batch, 1, step, latent + rope});
+    Value entry = l.pointwise("rope", {ckv, kvNorm}, entryType, "kv_latent");
+    auto cacheType = l.activation({batch, 1, m.getContext(), latent + rope});
+    Value cache = m.kvCache("kv_cache", cacheType);
+    Value updated =
+        b.computeN("kv_append", {cache, entry}, {cacheType}, "kv_cache_append",
+                   std::nullopt, std::nullopt, {0})[0];
+    m.kvCacheResult(updated);
+    Value qLatent =
+        b.compute("mla_absorb_q", {qh, wUkv},
+                  l.activation({batch, heads, step, latent + rope}), "q_absorb",
+                  2 * batch * heads * step * nope * latent);
+    Value oLatent = attend(qLatent, updated, updated, /*keyHeads=*/1);
+    o = b.compute("mla_absorb_o", {oLatent, wUkv},
+                  l.activation({batch, heads, step, dv}), "o_absorb",
+                  2 * batch * heads * step * latent * dv);
+  } else {
+    Value latentNormed = l.pointwise("rmsnorm", {ckv, kvNorm},
+                                     l.activation({tokens, latent}), "kv_norm");
+    Value kRope = l.pointwise("rope", {ckv},
+                              l.activation({batch, 1, step, rope}), "k_rope");
+    if (m.getMode() == Mode::Prefill)
+      b.result(b.compute("copy", {latentNormed, kRope},
+                         l.activation({batch, 1, step, latent + rope}),
+                         "kv_cache"),
+               "kv_cache");
+    Value kv = l.linear(latentNormed, wUkv, "kv_up", /*columnParallel=*/true);
+    SmallVector<Value> kvHeads =
+        l.pointwiseN("copy", {kv, kRope},
+                     {l.activation({batch, heads, step, nope + rope}),
+                      l.activation({batch, heads, step, dv})},
+                     "kv_heads", /*flops=*/0);
+    o = attend(qh, kvHeads[0], kvHeads[1], heads);
+  }
+  Value merged = l.pointwise("copy", {o}, l.activation({tokens, heads * dv}),
+                             "merge_heads");
+  Value out = l.linear(merged, wO, "o");
+  return l.residual(h, l.reduceTensorParallel(out, "o_allreduce"), "residual");
+}
+
+Value DeepSeekGraph::swiglu(Value x, int64_t width, llvm::StringRef prefix) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  Value wGate = m.weight((prefix + "w_gate").str(), {spec.hidden, width});
+  Value wUp = m.weight((prefix + "w_up").str(), {spec.hidden, width});
+  Value wDown = m.weight((prefix + "w_down").str(), {width, spec.hidden});
+  Value gate = l.linear(x, wGate, (prefix + "gate").str(), true);
+  Value up = l.linear(x, wUp, (prefix + "up").str(), true);
+  Value hidden = l.pointwise("swiglu", {gate, up},
+                             l.activation({xType.getDimSize(0), width}),
+                             (prefix + "swiglu").str());
+  return l.linear(hidden, wDown, (prefix + "down").str());
+}
+
+Value DeepSeekGraph::denseFeedForward(Value h) {
+  GraphBuilder::Scope scope = b.scope("mlp");
+  Value norm = m.weight("norm", {spec.hidden}, act);
+  Value out = swiglu(l.rmsnorm(h, norm, "norm"), spec.denseFfn / tp, "");
+  return l.residual(h, l.reduceTensorParallel(out, "down_allreduce"),
+                    "residual");
+}
+
+Value DeepSeekGraph::mixtureOfExperts(Value h) {
+  int64_t tokens = m.getTokens(), experts = spec.routedExperts,
+          topK = spec.expertsPerToken, localExperts = experts / ep;
+  GraphBuilder::Scope scope = b.scope("moe");
+  Value norm = m.weight("norm", {spec.hidden}, act);
+  Value router = m.weight("router", {spec.hidden, experts}, act);
+  Value x = l.rmsnorm(h, norm, "norm");
+
+  Value logits = l.linear(x, router, "router");
+  Value routing =
+      l.pointwise("topk_softmax", {logits}, l.activation({tokens, topK}),
+                  "routing", 5 * tokens * experts);
+
+  Value shared;
+  {
+    GraphBuilder::Scope sharedScope = b.scope("shared expert");
+    shared = l.reduceTensorParallel(
+        swiglu(x, spec.sharedExperts * spec.expertFfn / tp, ""), "allreduce");
+  }
+
+  // Routing is balanced: this device's experts receive tokens * topK / ep
+  // assignments, spread over as many of them as there are assignments.
+  int64_t assignments = llvm::divideCeil(tokens * topK, ep);
+  int64_t active = std::min(localExperts, assignments);
+  int64_t perExpert = llvm::divideCeil(assignments, active);
+  auto slotType = l.activation({perExpert, spec.hidden});
+  SmallVector<Type> slotTypes(active, slotType);
+  SmallVector<Value> slots =
+      l.pointwiseN(ep > 1 ? "all_to_all" : "moe_dispatch", {x, routing},
+                   slotTypes, "dispatch", /*flops=*/0);
+  SmallVector<Value> outputs;
+  for (int64_t expert = 0; expert < localExperts; ++expert) {
+    GraphBuilder::Scope expertScope =
+        b.scope("expert " + std::to_string(expert));
+    if (expert < active) {
+      outputs.push_back(swiglu(slots[expert], spec.expertFfn, ""));
+      continue;
+    }
+    // Experts without tokens in this step: their weights are still here.
+    m.weight("w_gate", {spec.hidden, spec.expertFfn});
+    m.weight("w_up", {spec.hidden, spec.expertFfn});
+    m.weight("w_down", {spec.expertFfn, spec.hidden});
+  }
+  if (ep > 1)
+    outputs = l.pointwiseN("all_to_all", outputs, slotTypes, "return",
+                           /*flops=*/0);
+  SmallVector<Value> combineInputs(outputs);
+  combineInputs.push_back(routing);
+  Value combined = l.pointwise("moe_combine", combineInputs,
+                               l.activation({tokens, spec.hidden}), "combine",
+                               2 * assignments * spec.hidden);
+  return l.residual(h, l.residual(shared, combined, "experts_sum"), "residual");
+}
+
+void DeepSeekGraph::build() {
+  Value table;
+  if (m.isFirstStage())
+    table = m.weight("embedding", {spec.vocab, spec.hidden}, act);
+  Value h = m.beginStep(table, spec.hidden);
+  auto [first, last] =
+      m.getStageLayers(m.getOptions().layers.value_or(spec.layers));
+  for (int64_t layer = first; layer < last; ++layer) {
+    GraphBuilder::Scope scope = b.scope("layer " + std::to_string(layer));
+    h = attention(h);
+    h = layer < spec.denseLayers ? denseFeedForward(h) : mixtureOfExperts(h);
+  }
+  Value finalNorm, lmHead;
+  if (m.isLastStage()) {
+    GraphBuilder::Scope scope = b.scope("head");
+    finalNorm = m.weight("final_norm", {spec.hidden}, act);
+    lmHead = m.weight("lm_head", {spec.hidden, spec.vocab / tp}, act);
+  }
+  m.endStep(h, finalNorm, lmHead);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+workloads::buildDeepSeek(MLIRContext &context, const DeepSeekSpec &spec,
+                         const WorkloadOptions &options) {
+  const Parallelism &par = options.parallelism;
+  for (auto [what, value] :
+       {std::pair<llvm::StringRef, int64_t>{"attention heads", spec.heads},
+        {"dense FFN width", spec.denseFfn},
+        {"shared expert width", spec.sharedExperts * spec.expertFfn},
+        {"vocabulary", spec.vocab}})
+    if (llvm::Error error = checkDivides("tp", par.tp, what, value))
+      return std::move(error);
+  if (llvm::Error error =
+          checkDivides("ep", par.ep, "routed experts", spec.routedExperts))
+    return std::move(error);
+  if (llvm::Error error = checkDivides("pp", par.pp, "layer count",
+                                       options.layers.value_or(spec.layers)))
+    return std::move(error);
+
+  ModelBuilder model(context, options, DType::FP8,
+                     getFunctionName(spec.name, options.mode));
+  DeepSeekGraph(model, spec).build();
+  return model.finish();
+}

@@ -1,0 +1,235 @@
+//===- Workloads.cpp - Model registry, options and scenarios --------------===//
+
+#include "hyperoffload/Workloads/Workloads.h"
+
+#include "Models.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+using namespace mlir::ho::workloads;
+
+static const ModelInfo kModels[] = {
+    {"llama3-8b", "LLaMA3-8B: 32 layers, hidden 4096, GQA 32/8 heads, SwiGLU "
+                  "14336, vocabulary 128256 (8.03B parameters)"},
+    {"llama3-tiny", "a 2-layer LLaMA with hidden 256, for tests"},
+    {"deepseek-v3",
+     "DeepSeek-V3: 61 layers, hidden 7168, MLA, 3 dense + 58 MoE layers with "
+     "256 routed experts (top 8) and 1 shared (671B parameters, 37B active)"},
+    {"deepseek-v3-tiny", "a 3-layer DeepSeek-V3 with hidden 256 and 8 "
+                         "experts, for tests"},
+};
+
+llvm::ArrayRef<ModelInfo> workloads::getModels() { return kModels; }
+
+std::optional<Mode> workloads::parseMode(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Mode>>(name)
+      .Case("decode", Mode::Decode)
+      .Case("prefill", Mode::Prefill)
+      .Case("train", Mode::Train)
+      .Default(std::nullopt);
+}
+
+std::optional<AttentionKind>
+workloads::parseAttentionKind(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<AttentionKind>>(name)
+      .Case("full", AttentionKind::Full)
+      .Case("nsa", AttentionKind::NSA)
+      .Default(std::nullopt);
+}
+
+std::optional<DType> workloads::parseDType(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Case("bf16", DType::BF16)
+      .Case("f16", DType::F16)
+      .Case("f32", DType::F32)
+      .Case("fp8", DType::FP8)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef workloads::stringifyMode(Mode mode) {
+  switch (mode) {
+  case Mode::Decode:
+    return "decode";
+  case Mode::Prefill:
+    return "prefill";
+  case Mode::Train:
+    return "train";
+  }
+  llvm_unreachable("unknown mode");
+}
+
+llvm::StringRef workloads::stringifyAttentionKind(AttentionKind kind) {
+  return kind == AttentionKind::Full ? "full" : "nsa";
+}
+
+llvm::StringRef workloads::stringifyDType(DType type) {
+  switch (type) {
+  case DType::BF16:
+    return "bf16";
+  case DType::F16:
+    return "f16";
+  case DType::F32:
+    return "f32";
+  case DType::FP8:
+    return "fp8";
+  }
+  llvm_unreachable("unknown element type");
+}
+
+static int64_t getByteWidth(DType type) {
+  switch (type) {
+  case DType::FP8:
+    return 1;
+  case DType::BF16:
+  case DType::F16:
+    return 2;
+  case DType::F32:
+    return 4;
+  }
+  llvm_unreachable("unknown element type");
+}
+
+std::string workloads::getFunctionName(llvm::StringRef model, Mode mode) {
+  std::string name = (model + "_" + stringifyMode(mode)).str();
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+llvm::Error workloads::optionError(llvm::StringRef option,
+                                   const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "option '" + option + "': " + message);
+}
+
+llvm::Error workloads::checkDivides(llvm::StringRef option, int64_t divisor,
+                                    llvm::StringRef what, int64_t value) {
+  if (value % divisor == 0)
+    return llvm::Error::success();
+  return optionError(option, llvm::Twine(divisor) + " does not divide the " +
+                                 what + " (" + llvm::Twine(value) + ")");
+}
+
+static llvm::Error unknownModel(llvm::StringRef name) {
+  std::string known;
+  for (const ModelInfo &model : kModels)
+    known += (known.empty() ? "" : ", ") + model.name.str();
+  return optionError("model", "unknown model '" + name +
+                                  "'; known models are: " + known);
+}
+
+/// Checks what does not depend on the model.
+static llvm::Error validate(const WorkloadOptions &options) {
+  auto positive = [](llvm::StringRef option, int64_t value) -> llvm::Error {
+    if (value > 0)
+      return llvm::Error::success();
+    return optionError(option, "must be positive, got " + llvm::Twine(value));
+  };
+  const Parallelism &par = options.parallelism;
+  for (auto [option, value] :
+       {std::pair<llvm::StringRef, int64_t>{"batch", options.batch},
+        {"seq", options.sequence},
+        {"tp", par.tp},
+        {"pp", par.pp},
+        {"dp", par.dp},
+        {"ep", par.ep}})
+    if (llvm::Error error = positive(option, value))
+      return error;
+  if (options.layers)
+    if (llvm::Error error = positive("layers", *options.layers))
+      return error;
+  if (par.ppStage < 0 || par.ppStage >= par.pp)
+    return optionError("pp-stage", "must be in [0, " + llvm::Twine(par.pp) +
+                                       "), got " + llvm::Twine(par.ppStage));
+  if (options.remoteKVCache && options.mode != Mode::Decode)
+    return optionError("remote-kv", "applies to decode only");
+  return llvm::Error::success();
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+workloads::buildWorkload(MLIRContext &context, const WorkloadOptions &options) {
+  if (llvm::Error error = validate(options))
+    return std::move(error);
+  if (const LlamaSpec *spec = lookupLlama(options.model)) {
+    if (options.attention == AttentionKind::NSA)
+      return optionError("attention", "NSA is available for DeepSeek-V3 only");
+    if (options.layers && *options.layers > spec->layers)
+      return optionError("layers", llvm::Twine(options.model) + " has " +
+                                       llvm::Twine(spec->layers) + " layers");
+    return buildLlama(context, *spec, options);
+  }
+  if (const DeepSeekSpec *spec = lookupDeepSeek(options.model)) {
+    if (options.layers && *options.layers > spec->layers)
+      return optionError("layers", llvm::Twine(options.model) + " has " +
+                                       llvm::Twine(spec->layers) + " layers");
+    return buildDeepSeek(context, *spec, options);
+  }
+  return unknownModel(options.model);
+}
+
+llvm::Expected<ModelStats>
+workloads::getModelStats(const WorkloadOptions &options) {
+  int64_t activationBytes =
+      getByteWidth(options.activationType.value_or(DType::BF16));
+  if (const LlamaSpec *spec = lookupLlama(options.model))
+    return getStats(*spec, activationBytes);
+  if (const DeepSeekSpec *spec = lookupDeepSeek(options.model))
+    return getStats(*spec, activationBytes);
+  return unknownModel(options.model);
+}
+
+static std::vector<Scenario> makeScenarios() {
+  std::vector<Scenario> scenarios;
+
+  WorkloadOptions deepseek;
+  deepseek.model = "deepseek-v3";
+  deepseek.mode = Mode::Decode;
+  deepseek.attention = AttentionKind::NSA;
+  deepseek.batch = 3;
+  deepseek.sequence = 71680;
+  deepseek.parallelism.ep = 16;
+  deepseek.parallelism.tp = 8;
+  scenarios.push_back(
+      {"deepseek-v3-nsa-decode",
+       "DeepSeek-V3 + NSA, one decode step of 3 sequences at a 70k-token "
+       "context on one device of an EP-16 x TP-8 deployment: about 62 GB "
+       "without offload, 16 GB (26%) of it KV cache, as in the paper's "
+       "Table 3",
+       deepseek});
+
+  WorkloadOptions train;
+  train.model = "llama3-8b";
+  train.mode = Mode::Train;
+  train.batch = 2;
+  train.sequence = 4096;
+  train.parallelism.dp = 8;
+  scenarios.push_back(
+      {"llama3-8b-train",
+       "LLaMA3-8B training step, batch 2 x 4096 tokens on one device of a "
+       "DP-8 run with sharded optimizer states (the paper's training setting)",
+       train});
+
+  WorkloadOptions longDecode;
+  longDecode.model = "llama3-8b";
+  longDecode.mode = Mode::Decode;
+  longDecode.batch = 1;
+  longDecode.sequence = 131072;
+  scenarios.push_back({"llama3-8b-decode-128k",
+                       "LLaMA3-8B, one decode step at a 128k-token context "
+                       "(16 GiB of KV cache next to 16 GB of weights)",
+                       longDecode});
+  return scenarios;
+}
+
+llvm::ArrayRef<Scenario> workloads::getScenarios() {
+  static const std::vector<Scenario> scenarios = makeScenarios();
+  return scenarios;
+}
+
+const Scenario *workloads::lookupScenario(llvm::StringRef name) {
+  for (const Scenario &scenario : getScenarios())
+    if (scenario.name == name)
+      return &scenario;
+  return nullptr;
+}

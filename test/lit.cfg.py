@@ -29,6 +29,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.hyperoffload_tools_dir, config.llvm_tools_dir]
 tools = [
+    "hyperoffload",
     "hyperoffload-opt",
     "not",
     "count",

@@ -4,6 +4,11 @@
 
 #include "Models.h"
 
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -151,6 +156,7 @@ llvm::Expected<OwningOpRef<ModuleOp>>
 workloads::buildWorkload(MLIRContext &context, const WorkloadOptions &options) {
   if (llvm::Error error = validate(options))
     return std::move(error);
+  context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
   if (const LlamaSpec *spec = lookupLlama(options.model)) {
     if (options.attention == AttentionKind::NSA)
       return optionError("attention", "NSA is available for DeepSeek-V3 only");

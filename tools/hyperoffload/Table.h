@@ -1,0 +1,46 @@
+//===- Table.h - Aligned text tables for terminal output --------*- C++ -*-===//
+//
+// A header row and data rows, printed with every column padded to its
+// widest cell and two spaces between columns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_TABLE_H
+#define HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_TABLE_H
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace mlir::ho::cli {
+
+class Table {
+public:
+  enum class Align { Left, Right };
+  struct Column {
+    std::string header;
+    Align align = Align::Left;
+  };
+
+  explicit Table(std::vector<Column> columns);
+
+  /// Adds a row with one cell per column.
+  void addRow(std::vector<std::string> cells);
+
+  /// The width of `column`: its widest cell, header included.
+  size_t getWidth(size_t column) const;
+  /// Pads `column` to at least `width`, to line up with another table.
+  void setMinWidth(size_t column, size_t width);
+
+  void print(std::FILE *out) const;
+
+private:
+  std::vector<Column> columns;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<size_t> minWidths;
+};
+
+} // namespace mlir::ho::cli
+
+#endif // HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_TABLE_H

@@ -1,0 +1,35 @@
+//===- main.cpp - The hyperoffload command-line tool ----------------------===//
+//
+// `hyperoffload <command> <subcommand> [options]`. Each command lives in its
+// own file and registers itself on the CLI11 app; parsing selects the action
+// to run. With no command, the tool prints its help.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelCommand.h"
+
+#include "llvm/Support/InitLLVM.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  CLI::App app("HyperOffload: plans memory offload for AI accelerators",
+               "hyperoffload");
+  mlir::ho::cli::Action action;
+  mlir::ho::cli::addModelCommand(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    return app.exit(error);
+  }
+  // No subcommand chose an action: show the help of the deepest command given.
+  if (!action) {
+    std::cout << app.help();
+    return 0;
+  }
+  return action();
+}

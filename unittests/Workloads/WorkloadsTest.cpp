@@ -184,9 +184,11 @@ TEST_F(WorkloadsTest, RemoteCachesArePrefetchedAndStored) {
   function.walk([&](OffloadOp) { ++offloads; });
   EXPECT_EQ(prefetches, 2);
   EXPECT_EQ(offloads, 2);
-  for (Type type : function.getResultTypes())
-    if (auto tensor = dyn_cast<RankedTensorType>(type))
+  for (Type type : function.getResultTypes()) {
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
       EXPECT_NE(tensor.getRank(), 5) << "a cache was returned on the device";
+    }
+  }
 }
 
 TEST_F(WorkloadsTest, ParallelismShardsTheDeviceGraph) {

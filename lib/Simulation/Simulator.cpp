@@ -161,6 +161,17 @@ private:
   std::vector<IssuedTransfer> issued;
   SmallVector<BufferId> awaitingOffload;
   SimulationResult result;
+  uint64_t nextMemoryEvent = 0;
+  /// The offload that produced each remote value, for its prefetches.
+  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> offloadOf;
+  struct PendingPremature {
+    Operation *prefetch;
+    Operation *offload;
+    double issueTime;
+    LinkChannel *channel;
+    LinkChannel::TransferId transfer;
+  };
+  SmallVector<PendingPremature> pendingPremature;
   Operation *currentOp = nullptr;
   double now = 0;
 };
@@ -173,6 +184,7 @@ TimelineSimulator::TimelineSimulator(Block &body, const Target &target,
   result.budget =
       options.budget > 0 ? options.budget : target.device.hbmCapacity;
   state.resize(liveness.getBuffers().size());
+  result.lifetimes.resize(liveness.getBuffers().size());
 }
 
 Location TimelineSimulator::getBufferLoc(BufferId id) const {
@@ -270,6 +282,8 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
     now += seconds;
   }
   setResident(id, true);
+  result.lifetimes[id].start = now;
+  result.lifetimes[id].firstEvent = nextMemoryEvent++;
   recordMemory(now);
   return success();
 }
@@ -278,6 +292,8 @@ void TimelineSimulator::release(BufferId id, double time) {
   allocator->release(id);
   setResident(id, false);
   state[id].dead = true;
+  result.lifetimes[id].end = time;
+  result.lifetimes[id].lastEvent = nextMemoryEvent++;
   recordMemory(time);
 }
 
@@ -426,11 +442,22 @@ LogicalResult TimelineSimulator::runAsWritten() {
       LinkChannel::TransferId transfer =
           issueTransfer(remote.getTier(), Direction::FromDevice,
                         remote.getSizeInBytes(), "offload " + describeOp(op));
+      LinkChannel *channel =
+          &getChannel(remote.getTier(), Direction::FromDevice);
+      offloadOf[offload.getResult()] = {channel, transfer};
       if (buffer)
-        state[buffer->id].offloads.push_back(
-            {&getChannel(remote.getTier(), Direction::FromDevice), transfer});
+        state[buffer->id].offloads.push_back({channel, transfer});
     } else if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
       RemoteType remote = prefetch.getSource().getType();
+      auto source = offloadOf.find(prefetch.getSource());
+      if (source != offloadOf.end()) {
+        auto [channel, transfer] = source->second;
+        if (!channel->isFinished(transfer)) {
+          // Its completion time is known only once the link has run on.
+          pendingPremature.push_back({op, prefetch.getSource().getDefiningOp(),
+                                      now, channel, transfer});
+        }
+      }
       LinkChannel::TransferId transfer =
           issueTransfer(remote.getTier(), Direction::ToDevice,
                         remote.getSizeInBytes(), "prefetch " + describeOp(op));
@@ -597,6 +624,16 @@ void TimelineSimulator::finishRun() {
       release(id, now);
   result.stepTime = now;
   result.peakFootprintBytes = allocator->getHighWaterMark();
+  for (const PendingPremature &premature : pendingPremature)
+    result.prematurePrefetches.push_back(
+        {premature.prefetch, premature.offload, premature.issueTime,
+         premature.channel->getEndTime(premature.transfer)});
+  // Buffers alive at the end (results) end with the step.
+  for (auto [id, lifetime] : llvm::enumerate(result.lifetimes))
+    if (state[id].resident) {
+      lifetime.end = now;
+      lifetime.lastEvent = nextMemoryEvent++;
+    }
 
   if (!options.recordTimeline)
     return;

@@ -176,6 +176,33 @@ TEST_F(SimulatorTest, TransfersInFlightSlowMemoryBoundOps) {
   EXPECT_NEAR(result.stepTime, 1.5 * kMs, kTolerance);
 }
 
+TEST_F(SimulatorTest, PrefetchBeforeItsOffloadCompletedIsReported) {
+  SimulationResult result = simulate(R"mlir(
+    func.func @f(%x: tensor<250000xf32>) -> tensor<250000xf32> {
+      %r = ho.offload %x : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+      %f = ho.prefetch %r : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+      %t = ho.await %f : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+      return %t : tensor<250000xf32>
+    }
+  )mlir");
+  ASSERT_EQ(result.prematurePrefetches.size(), 1u);
+  EXPECT_NEAR(result.prematurePrefetches[0].issueTime, 0, kTolerance);
+  EXPECT_NEAR(result.prematurePrefetches[0].offloadEnd, 1 * kMs, kTolerance);
+}
+
+TEST_F(SimulatorTest, LifetimesFollowAllocationsAndReleases) {
+  SimulationResult result = simulate(kOnePrefetch);
+  // Buffers: %x (0), the future (1), %y (2), %z (3).
+  ASSERT_EQ(result.lifetimes.size(), 4u);
+  const BufferLifetime &future = result.lifetimes[1];
+  EXPECT_NEAR(future.start, 0, kTolerance);
+  EXPECT_NEAR(future.end, 1 * kMs, kTolerance);
+  // %y is allocated after the future and released before the argument.
+  EXPECT_LT(future.firstEvent, result.lifetimes[2].firstEvent);
+  EXPECT_LT(result.lifetimes[2].lastEvent, result.lifetimes[0].lastEvent);
+  EXPECT_TRUE(result.prematurePrefetches.empty());
+}
+
 // Four 1 KiB buffers fill a 4 KiB budget; freeing the first and third leaves
 // two 1 KiB holes, and a 2 KiB request forces one compaction.
 constexpr llvm::StringLiteral kFragmenting = R"mlir(

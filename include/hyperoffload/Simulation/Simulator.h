@@ -79,6 +79,26 @@ struct LinkTraffic {
   unsigned transfers = 0;
 };
 
+/// When one buffer was allocated and released. `firstEvent` and `lastEvent`
+/// number the allocations and releases of the run in order, so that two
+/// buffers are live at the same time exactly when their event intervals
+/// intersect.
+struct BufferLifetime {
+  double start = 0;
+  double end = 0;
+  uint64_t firstEvent = 0;
+  uint64_t lastEvent = 0;
+};
+
+/// A prefetch issued while the offload that produced its source was still
+/// copying: it would read a copy that has not arrived.
+struct PrematurePrefetch {
+  Operation *prefetch;
+  Operation *offload;
+  double issueTime;
+  double offloadEnd;
+};
+
 struct SimulationResult {
   /// From the first op to the end of the last op or transfer, in seconds.
   double stepTime = 0;
@@ -113,6 +133,9 @@ struct SimulationResult {
 
   std::vector<TimelineEvent> events;
   std::vector<MemorySample> memory;
+  /// Indexed by BufferId of the BufferLiveness of the simulated block.
+  std::vector<BufferLifetime> lifetimes;
+  std::vector<PrematurePrefetch> prematurePrefetches;
 
   const LinkTraffic &getTraffic(MemoryTier tier, Direction direction) const {
     return traffic[static_cast<unsigned>(tier)]

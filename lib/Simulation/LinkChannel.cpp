@@ -16,11 +16,13 @@ static constexpr double kByteTolerance = 1e-3;
 LinkChannel::LinkChannel(double bandwidth, double latency, unsigned queues)
     : bandwidth(bandwidth), latency(latency), queues(std::max(queues, 1u)) {}
 
-LinkChannel::TransferId LinkChannel::issue(double time, int64_t bytes) {
+LinkChannel::TransferId LinkChannel::issue(double time, int64_t bytes,
+                                           double notBefore) {
   advanceTo(time);
   Transfer transfer;
   transfer.bytes = bytes;
   transfer.issue = time;
+  transfer.notBefore = notBefore;
   transfer.remaining = static_cast<double>(bytes);
   transfers.push_back(transfer);
   TransferId id = transfers.size() - 1;
@@ -30,12 +32,18 @@ LinkChannel::TransferId LinkChannel::issue(double time, int64_t bytes) {
 }
 
 void LinkChannel::startWaitingTransfers() {
-  while (!waiting.empty() && active.size() < queues) {
-    Transfer &transfer = transfers[waiting.front()];
+  // First come, first served among the transfers that may start now.
+  for (auto it = waiting.begin();
+       it != waiting.end() && active.size() < queues;) {
+    Transfer &transfer = transfers[*it];
+    if (transfer.notBefore > clock) {
+      ++it;
+      continue;
+    }
     transfer.start = clock;
     transfer.dataStart = clock + latency;
-    active.push_back(waiting.front());
-    waiting.pop_front();
+    active.push_back(*it);
+    it = waiting.erase(it);
   }
 }
 
@@ -56,6 +64,11 @@ double LinkChannel::getNextEventTime() const {
   }
   if (unsigned moving = getNumMovingBytes())
     next = std::min(next, clock + smallestRemaining * moving / bandwidth);
+  // A transfer held back by a dependency becomes ready.
+  if (active.size() < queues)
+    for (TransferId id : waiting)
+      if (transfers[id].notBefore > clock)
+        next = std::min(next, transfers[id].notBefore);
   return next;
 }
 

@@ -3,6 +3,7 @@
 #include "hyperoffload/Simulation/Report.h"
 
 #include "mlir/IR/Location.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -36,24 +37,86 @@ static const MemoryTier kTiers[] = {MemoryTier::pool, MemoryTier::host,
 static const Direction kDirections[] = {Direction::ToDevice,
                                         Direction::FromDevice};
 
+/// "file:line:col" for a file location, else the location as MLIR prints it.
+static std::string formatLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("{0}:{1}:{2}", file.getFilename(), file.getLine(),
+                         file.getColumn())
+        .str();
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  loc.print(os);
+  return where;
+}
+
 static std::string describeOutOfMemory(const SimulationResult &result) {
   if (!result.outOfMemory)
     return "no";
   if (!result.firstOutOfMemoryOp)
     return "yes, at function entry";
-  Location loc = result.firstOutOfMemoryOp->getLoc();
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return llvm::formatv("yes, first at {0}:{1}:{2}", file.getFilename(),
-                         file.getLine(), file.getColumn())
-        .str();
-  std::string where;
-  llvm::raw_string_ostream os(where);
-  loc.print(os);
-  return "yes, first at " + where;
+  return "yes, first at " + formatLocation(result.firstOutOfMemoryOp->getLoc());
+}
+
+/// Where an op is: a named location by its name (the workloads name every
+/// op after its layer), else as formatLocation says.
+static std::string formatOpLocation(Operation *op) {
+  if (!op)
+    return "";
+  Location loc = op->getLoc();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return formatLocation(loc);
+}
+
+static std::string describeMemoryBoundOp(const LowerBounds &bounds) {
+  std::string where = formatOpLocation(bounds.memoryOp);
+  // The terminator's working set is the device results.
+  if (bounds.memoryOp && bounds.memoryOp->hasTrait<OpTrait::IsTerminator>())
+    return "the results returned at " + where;
+  return "at " + where;
+}
+
+static std::string describeLink(std::optional<MemoryTier> tier, bool toDevice) {
+  std::string name = tier ? stringifyMemoryTier(*tier).str() : "any tier";
+  return toDevice ? name + " -> device" : "device -> " + name;
+}
+
+static void printLowerBounds(llvm::raw_ostream &os,
+                             const SimulationResult &result,
+                             const LowerBounds &bounds) {
+  os << llvm::formatv("  memory bound    {0} ({1})",
+                      formatBytes(bounds.memoryBytes),
+                      describeMemoryBoundOp(bounds));
+  if (!bounds.fitsBudget())
+    os << llvm::formatv(", above the {0} budget: no schedule fits",
+                        formatBytes(bounds.budget));
+  os << "\n";
+  os << llvm::formatv("  time bound      {0} (compute {1}",
+                      formatSeconds(bounds.getTimeSeconds()),
+                      formatSeconds(bounds.computeSeconds));
+  for (const TransferBound &transfer : bounds.transfers)
+    os << llvm::formatv("; {0} {1}",
+                        describeLink(transfer.tier, transfer.toDevice),
+                        formatSeconds(transfer.seconds));
+  os << ")\n";
+  std::optional<double> gap = bounds.getGap(result.stepTime);
+  os << "  gap to bound    ";
+  if (gap) {
+    // Rounding noise on a schedule that meets the bound is not "-0.0%".
+    double percent = std::abs(*gap) < 5e-4 ? 0 : 100 * *gap;
+    os << llvm::formatv("{0}{1:f1}%", percent >= 0 ? "+" : "", percent);
+  } else {
+    os << "n/a (the bound is zero)";
+  }
+  // The bounds assume the budget holds; a run that broke it may beat them.
+  if (result.outOfMemory)
+    os << " (the run did not fit the budget)";
+  os << "\n";
 }
 
 void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
-                      const Target &target, const SimulationOptions &options) {
+                      const Target &target, const SimulationOptions &options,
+                      const LowerBounds *bounds) {
   auto percentOfStep = [&](double seconds) {
     return result.stepTime > 0 ? 100 * seconds / result.stepTime : 0.0;
   };
@@ -94,11 +157,41 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                           link, formatBytes(traffic.bytes), traffic.transfers);
     }
   }
+  if (bounds)
+    printLowerBounds(os, result, *bounds);
+}
+
+static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
+                                           const LowerBounds &bounds) {
+  llvm::json::Array transfers;
+  for (const TransferBound &transfer : bounds.transfers)
+    transfers.push_back(llvm::json::Object{
+        {"tier", transfer.tier ? stringifyMemoryTier(*transfer.tier) : "any"},
+        {"direction",
+         stringifyDirection(transfer.toDevice ? Direction::ToDevice
+                                              : Direction::FromDevice)},
+        {"bytes", transfer.bytes},
+        {"time_s", transfer.seconds},
+    });
+  std::optional<double> gap = bounds.getGap(result.stepTime);
+  return llvm::json::Object{
+      {"memory_bytes", bounds.memoryBytes},
+      {"memory_op", bounds.memoryOp
+                        ? bounds.memoryOp->getName().getStringRef().str()
+                        : std::string()},
+      {"memory_location", formatOpLocation(bounds.memoryOp)},
+      {"fits_budget", bounds.fitsBudget()},
+      {"compute_time_s", bounds.computeSeconds},
+      {"transfer_time_s", std::move(transfers)},
+      {"time_s", bounds.getTimeSeconds()},
+      {"gap", gap ? llvm::json::Value(*gap) : llvm::json::Value(nullptr)},
+  };
 }
 
 llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
                                     const Target &target,
-                                    const SimulationOptions &options) {
+                                    const SimulationOptions &options,
+                                    const LowerBounds *bounds) {
   llvm::json::Array traffic;
   for (MemoryTier tier : kTiers) {
     for (Direction direction : kDirections) {
@@ -113,7 +206,7 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       });
     }
   }
-  return llvm::json::Object{
+  llvm::json::Object metrics{
       {"target", target.name},
       {"mode", stringifyExecutionMode(options.mode)},
       {"allocator", stringifyAllocatorKind(options.allocator)},
@@ -133,6 +226,9 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       {"out_of_memory", result.outOfMemory},
       {"traffic", std::move(traffic)},
   };
+  if (bounds)
+    metrics["lower_bounds"] = lowerBoundsToJSON(result, *bounds);
+  return metrics;
 }
 
 llvm::json::Value ho::timelineToChromeTrace(const SimulationResult &result) {

@@ -3,6 +3,7 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
+#include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Simulation/Report.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 
@@ -73,13 +74,16 @@ void ReportPass::runOnOperation() {
   for (auto function : module.getOps<FunctionOpInterface>()) {
     if (function.isExternal())
       continue;
-    FailureOr<SimulationResult> result =
-        simulate(function.getFunctionBody().front(), *target, options);
+    Block &body = function.getFunctionBody().front();
+    FailureOr<SimulationResult> result = simulate(body, *target, options);
     if (failed(result))
       return signalPassFailure();
+    // The budget the simulator resolved, so that both assume the same.
+    LowerBounds bounds = computeLowerBounds(body, *target, result->budget);
     summary->os() << "@" << function.getName() << " ";
-    printSummary(summary->os(), *result, *target, options);
-    metrics[function.getName()] = metricsToJSON(*result, *target, options);
+    printSummary(summary->os(), *result, *target, options, &bounds);
+    metrics[function.getName()] =
+        metricsToJSON(*result, *target, options, &bounds);
     if (traceFile.empty())
       continue;
     // One trace process per function, named after it.

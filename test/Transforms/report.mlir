@@ -36,6 +36,20 @@ func.func @hidden_prefetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>
 // JSON:   "hidden_prefetch": {
 // JSON:     "allocator": "dynamic",
 // JSON:     "compactions": 0,
+// JSON:     "lower_bounds": {
+// JSON-NEXT:  "compute_time_s": 0.001,
+// JSON-NEXT:  "fits_budget": true,
+// JSON-NEXT:  "gap": 0,
+// JSON-NEXT:  "memory_bytes": 1000032,
+// JSON-NEXT:  "memory_location": "{{.*}}report.mlir:30:8",
+// JSON-NEXT:  "memory_op": "ho.compute",
+// JSON-NEXT:  "time_s": 0.001,
+// JSON-NEXT:  "transfer_time_s": [
+// JSON-NEXT:    {
+// JSON-NEXT:      "bytes": 1000000,
+// JSON-NEXT:      "direction": "to-device",
+// JSON-NEXT:      "tier": "pool",
+// JSON-NEXT:      "time_s": 0.001
 // JSON:     "mode": "as-written",
 // JSON:     "peak_live_bytes": 1000048,
 // JSON:     "stall_count": 0,

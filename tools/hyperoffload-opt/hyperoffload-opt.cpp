@@ -10,6 +10,7 @@
 #include "hyperoffload/InitAll.h"
 #include "hyperoffload/Interfaces/CostExternalModels.h"
 #include "hyperoffload/Transforms/Passes.h"
+#include "hyperoffload/Transforms/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -40,6 +41,7 @@ int main(int argc, char **argv) {
   // Generic clean-ups (canonicalize, cse, ...) to combine with our passes.
   mlir::registerTransformsPasses();
   mlir::ho::registerHyperOffloadPasses();
+  mlir::ho::registerHyperOffloadPipeline();
   mlir::ho::test::registerTestBufferLivenessPass();
   mlir::ho::test::registerTestCostOpInterfacePass();
 

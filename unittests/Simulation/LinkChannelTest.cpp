@@ -71,6 +71,16 @@ TEST(LinkChannelTest, DrainReturnsTheLastCompletion) {
   EXPECT_NEAR(link.drain(), 3.0, kTolerance);
 }
 
+TEST(LinkChannelTest, HeldBackTransfersLetLaterOnesGoFirst) {
+  LinkChannel link(100, 0, 1);
+  // Depends on something that completes at 0.5 s.
+  auto held = link.issue(0, 100, /*notBefore=*/0.5);
+  auto later = link.issue(0.1, 10);
+  EXPECT_NEAR(link.finish(later), 0.2, kTolerance);
+  EXPECT_NEAR(link.finish(held), 1.5, kTolerance);
+  EXPECT_NEAR(link.getStartTime(held), 0.5, kTolerance);
+}
+
 TEST(LinkChannelTest, EmptyTransferTakesOnlyLatency) {
   LinkChannel link(10, 0.1, 1);
   EXPECT_NEAR(link.finish(link.issue(1.0, 0)), 1.1, kTolerance);

@@ -188,6 +188,9 @@ TEST_F(SimulatorTest, PrefetchBeforeItsOffloadCompletedIsReported) {
   ASSERT_EQ(result.prematurePrefetches.size(), 1u);
   EXPECT_NEAR(result.prematurePrefetches[0].issueTime, 0, kTolerance);
   EXPECT_NEAR(result.prematurePrefetches[0].offloadEnd, 1 * kMs, kTolerance);
+  // Like a runtime's event between the queues, the copy back starts only
+  // when the store is done: the await waits for both.
+  EXPECT_NEAR(result.stallTime, 2 * kMs, kTolerance);
 }
 
 TEST_F(SimulatorTest, LifetimesFollowAllocationsAndReleases) {

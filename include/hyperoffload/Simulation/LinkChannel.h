@@ -27,8 +27,10 @@ public:
   LinkChannel(double bandwidth, double latency, unsigned queues);
 
   /// Issues a transfer of `bytes` at `time`, which must not precede the time
-  /// of any earlier call.
-  TransferId issue(double time, int64_t bytes);
+  /// of any earlier call. The transfer does not start before `notBefore`
+  /// (the completion of a transfer it depends on); transfers issued after it
+  /// may start first meanwhile.
+  TransferId issue(double time, int64_t bytes, double notBefore = 0);
 
   /// Runs the channel up to `time`.
   void advanceTo(double time);
@@ -58,6 +60,7 @@ private:
   struct Transfer {
     int64_t bytes;
     double issue;
+    double notBefore = 0;
     double start = -1;
     double dataStart = -1;
     double remaining;

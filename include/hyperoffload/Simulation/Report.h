@@ -3,6 +3,7 @@
 #ifndef HYPEROFFLOAD_SIMULATION_REPORT_H
 #define HYPEROFFLOAD_SIMULATION_REPORT_H
 
+#include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
 #include "llvm/Support/JSON.h"
@@ -11,15 +12,18 @@
 namespace mlir {
 namespace ho {
 
-/// Writes a readable summary of `result`.
+/// Writes a readable summary of `result`; with `bounds`, also the lower
+/// bounds of the function and the gap of the result to them.
 void printSummary(llvm::raw_ostream &os, const SimulationResult &result,
-                  const Target &target, const SimulationOptions &options);
+                  const Target &target, const SimulationOptions &options,
+                  const LowerBounds *bounds = nullptr);
 
 /// The metrics of `result` as JSON (schema in docs/CostModel.md); times in
-/// seconds, sizes in bytes.
+/// seconds, sizes in bytes. With `bounds`, they include `lower_bounds`.
 llvm::json::Value metricsToJSON(const SimulationResult &result,
                                 const Target &target,
-                                const SimulationOptions &options);
+                                const SimulationOptions &options,
+                                const LowerBounds *bounds = nullptr);
 
 /// The timeline in the Chrome trace-event format that Perfetto and
 /// chrome://tracing open: one track per stream or link direction, device

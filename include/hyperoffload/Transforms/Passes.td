@@ -16,6 +16,68 @@ defvar TargetOptions = [
              "hw-set=links.pool.bandwidth_gbps=100,device.hbm_capacity_gib=32">
 ];
 
+def AssignOffsets : Pass<"ho-assign-offsets", "::mlir::ModuleOp"> {
+  let summary = "Give every device buffer a fixed offset in one arena";
+  let description = [{
+    A runtime allocator places buffers as they come and fragments: a request
+    can fail although enough bytes are free, and the runtime then compacts,
+    moving live buffers while compute waits. A compiled schedule knows every
+    buffer's size and lifetime in advance, so it can plan the layout once:
+    this pass gives each device buffer of each function an offset in one
+    arena such that no two buffers live at the same time overlap. A run with
+    `--ho-report="allocator=static"` then needs no compaction by
+    construction, and its footprint is the arena size.
+
+    Lifetimes come from simulating the function as written (ideal allocator):
+    a buffer with an `ho.offload` in flight stays allocated until the copy
+    completes, so its memory is not reused while the copy still reads it.
+    Buffers are placed largest first, each at the lowest offset where it
+    overlaps no buffer live at the same time (the greedy-by-size heuristic of
+    XLA's heap simulator and TFLite's arena planner, with first fit;
+    `OffsetAssignment.h`). The plan is written as
+    `ho.offsets` on every op that defines a buffer (one entry per result, -1
+    for a result without a buffer of its own), `ho.offset` on every device
+    argument, and the arena size as `ho.arena_size` on the function.
+    Running the pass again replaces the plan.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %a = ho.compute "relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      %b = ho.compute "relu"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+      %c = ho.compute "relu"(%b) : (tensor<4xf32>) -> tensor<4xf32>
+      return %c : tensor<4xf32>
+    }
+    ```
+    After (granularity 1; %a is dead when %c is defined, so they share):
+    ```mlir
+    func.func @f(%x: tensor<4xf32> {ho.offset = 0 : i64}) -> tensor<4xf32>
+        attributes {ho.arena_size = 48 : i64} {
+      %a = ho.compute "relu"(%x) {ho.offsets = array<i64: 16>} : ...
+      %b = ho.compute "relu"(%a) {ho.offsets = array<i64: 32>} : ...
+      %c = ho.compute "relu"(%b) {ho.offsets = array<i64: 16>} : ...
+    ```
+    With `report=true` each function gets a remark with its arena size, its
+    peak of live bytes and the fragmentation overhead (the arena over the
+    peak). With `budget`, an arena larger than the budget is an error.
+  }];
+  let options = !listconcat(TargetOptions, [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Fail when an arena exceeds this much device memory: bytes with "
+           "a unit (48GiB, 500MB), a fraction of the HBM capacity (0.75) or "
+           "a percentage (75%); no limit by default">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark per function with its arena size, its peak of "
+           "live bytes and the fragmentation overhead">
+  ]);
+  let statistics = [
+    Statistic<"arenaBytes", "arena-bytes",
+              "Bytes of the arenas of all functions, summed">,
+    Statistic<"numBuffersPlaced", "buffers-placed",
+              "Device buffers given an offset">
+  ];
+}
+
 def AnnotateCost : Pass<"ho-annotate-cost", "::mlir::ModuleOp"> {
   let summary = "Attach the cost model's estimate to every op, for inspection";
   let description = [{
@@ -47,6 +109,71 @@ def ExplainCost : Pass<"ho-explain-cost", "::mlir::ModuleOp"> {
     model.
   }];
   let options = TargetOptions;
+}
+
+def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
+  let summary = "Decide which tensors leave the device and when, and insert "
+                "the transfers";
+  let description = [{
+    Plans every function body for a device-memory budget and writes the plan
+    into the IR: `ho.offload` right after the last use before a gap,
+    `ho.prefetch` timed to land just before the next use, `ho.await` right
+    before it, and the later uses switched to the fetched copy. Arguments
+    the plan keeps in a tier become `!ho.remote<..., tier>`: the caller
+    passes them from that tier, and results that alias them (a KV cache
+    updated in place) are stored back and returned as `!ho.remote` too.
+
+    `policy=hyperoffload` (the default) offloads only what the budget needs,
+    times each transfer against the other traffic on its link with the cost
+    model, and picks the tier per tensor. The baselines are `naive` (always
+    offload, fetch right before use) and `distance` (MindSpore's heuristic,
+    distances in ops). docs/Planning.md has the details.
+
+    Before (budget too small for both caches):
+    ```mlir
+    func.func @f(%kv: tensor<...>, ...) -> tensor<...> {
+      %new = ho.compute "kv_append"(%kv, %x) {tied_operands = array<i64: 0>} ...
+    ```
+    After:
+    ```mlir
+    func.func @f(%kv: !ho.remote<tensor<...>>, ...) -> !ho.remote<tensor<...>> {
+      %f = ho.prefetch %kv : ...
+      ... compute that hides the copy ...
+      %t = ho.await %f : ...
+      %new = ho.compute "kv_append"(%t, %x) {tied_operands = array<i64: 0>} ...
+      %back = ho.offload %new : ...
+    ```
+  }];
+  let options = !listconcat(TargetOptions, [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Device memory the plan must fit in: bytes with a unit (48GiB), "
+           "a fraction of the HBM capacity (0.75) or a percentage (75%)">,
+    Option<"policy", "policy", "::mlir::ho::OffloadPolicy",
+           /*default=*/"::mlir::ho::OffloadPolicy::HyperOffload",
+           "Planning policy",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::ho::OffloadPolicy::HyperOffload,
+                        "hyperoffload", "cost-model timing, only what the "
+                        "budget needs"),
+             clEnumValN(::mlir::ho::OffloadPolicy::Naive, "naive",
+                        "always offload, fetch right before use"),
+             clEnumValN(::mlir::ho::OffloadPolicy::Distance, "distance",
+                        "MindSpore's heuristic: distances in ops"))}]>,
+    Option<"distanceMinGap", "distance-min-gap", "unsigned",
+           /*default=*/"100", "distance: offload gaps of at least this "
+           "many ops">,
+    Option<"distanceMaxTensors", "distance-max-tensors", "unsigned",
+           /*default=*/"100", "distance: offload at most this many tensors">,
+    Option<"distancePrefetchLead", "distance-prefetch-lead", "unsigned",
+           /*default=*/"50", "distance: issue prefetches this many ops "
+           "before the use">
+  ]);
+  let statistics = [
+    Statistic<"numRemoteArguments", "remote-arguments",
+              "Arguments the caller keeps in a tier">,
+    Statistic<"numOffloads", "offloads", "Offloads inserted">,
+    Statistic<"numPrefetches", "prefetches", "Prefetches inserted">
+  ];
 }
 
 def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
@@ -94,6 +221,61 @@ def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
     Option<"traceFile", "trace", "std::string", /*default=*/"\"\"",
            "Write the timeline as a Chrome trace-event file">
   ]);
+}
+
+def VerifySchedule : Pass<"ho-verify-schedule", "::mlir::ModuleOp"> {
+  let summary = "Check that every transfer, buffer and budget of a schedule is correct";
+  let description = [{
+    Checks every rule a correct schedule obeys, so that a hand-written or
+    generated plan fails here, at the op that breaks it, rather than running
+    and producing wrong data or running out of memory on the device. Each
+    violation is an error at the offending op with a note at the related op;
+    any violation fails the pass. A passing run leaves the IR unchanged.
+
+    For every function with a body:
+    1. A use reads a copy that has arrived: SSA dominance orders an await
+       before the uses of its result, and a `ho.prefetch` of the result of an
+       `ho.offload` must be issued after that copy has completed, which the
+       simulator decides.
+    2. No value is read after an op overwrote its buffer in place (a
+       `ho.compute` result in `tied_operands`, the init of a
+       destination-style op). Reading a device value after offloading it is
+       fine: the offload only copies it.
+    3. Every prefetch is awaited. Returning its future hands it to the
+       caller; passing it to any other op does not count.
+    4. The live buffers fit in `budget` at every point, simulated as written
+       with an allocator without fragmentation.
+    5. When the function carries a static plan (`ho.offsets`, `ho.offset`),
+       every buffer has an offset and live buffers do not overlap.
+
+    On the round-numbers target (1 MB moves in 1 ms) this prefetch starts
+    while its offload is still copying:
+    ```mlir
+    %r = ho.offload %x : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+    // error: prefetch starts at 0 us, before the offload of its source
+    // completes at 1000 us; it would read a copy that has not arrived
+    %f = ho.prefetch %r : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+    ```
+    and this one is correct: 1 ms of compute covers the offload.
+    ```mlir
+    %r = ho.offload %x : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+    %y = ho.compute "work"(%w) {flops = 1000000000 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+    %f = ho.prefetch %r : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+    ```
+  }];
+  let options = !listconcat(TargetOptions, [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Device memory the schedule may use: bytes with a unit (48GiB, "
+           "500MB), a fraction of the HBM capacity (0.75) or a percentage "
+           "(75%); the whole capacity by default">
+  ]);
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Functions checked">,
+    Statistic<"numTransfers", "transfers",
+              "Transfers (offloads and prefetches) checked">,
+    Statistic<"numViolatingFunctions", "violating-functions",
+              "Functions that break at least one rule">
+  ];
 }
 
 #endif // HYPEROFFLOAD_TRANSFORMS_PASSES_TD

@@ -1,0 +1,87 @@
+//===- OffloadPlan.h - Which tensors leave the device, and when -*- C++ -*-===//
+//
+// An offload plan says, for a function body, which device buffers spend
+// which stretches of the step in a slower memory tier, and at which ops the
+// transfers are issued and awaited. Planning policies (the HyperOffload
+// planner and the baselines it is compared with) produce one; the
+// ho-plan-offload pass writes it into the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_ANALYSIS_OFFLOADPLAN_H
+#define HYPEROFFLOAD_ANALYSIS_OFFLOADPLAN_H
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Target/Target.h"
+
+#include "mlir/Support/LogicalResult.h"
+
+#include <optional>
+
+namespace mlir {
+namespace ho {
+
+/// One stretch during which a buffer's data lives in a tier instead of on
+/// the device, ending with a use that reads the fetched copy.
+struct PlannedGap {
+  BufferId buffer;
+  MemoryTier tier;
+  /// Store the data with `ho.offload` right after the op at this point.
+  /// None when the tier already holds a current copy: a remote argument
+  /// that nothing has written since it was fetched.
+  std::optional<unsigned> storeAfter;
+  /// Issue `ho.prefetch` right before the op at this point...
+  unsigned prefetchBefore;
+  /// ...and `ho.await` right before the op at this point, the next use.
+  unsigned nextUse;
+};
+
+/// A device argument the caller keeps in a tier: it is passed as
+/// `!ho.remote` and fetched before its first use; results that alias it are
+/// stored back and returned as `!ho.remote` too.
+struct RemoteArgument {
+  unsigned index;
+  MemoryTier tier;
+};
+
+struct OffloadPlan {
+  SmallVector<RemoteArgument> remoteArguments;
+  /// Sorted by buffer, then by next use.
+  SmallVector<PlannedGap> gaps;
+  /// The planner's own estimate of the peak live bytes with the plan, and
+  /// where it is (a program point of the unplanned body).
+  int64_t estimatedPeak = 0;
+  unsigned estimatedPeakPoint = 0;
+};
+
+enum class OffloadPolicy {
+  /// The HyperOffload planner: cost-model timing on link timelines, tiers
+  /// by cost, only as much offload as the budget needs.
+  HyperOffload,
+  /// Always offload every eligible tensor, prefetching right before use.
+  Naive,
+  /// MindSpore's shipped heuristic: distances counted in ops.
+  Distance,
+};
+
+llvm::StringRef stringifyOffloadPolicy(OffloadPolicy policy);
+std::optional<OffloadPolicy> parseOffloadPolicy(llvm::StringRef name);
+
+struct PlannerOptions {
+  OffloadPolicy policy = OffloadPolicy::HyperOffload;
+  /// Device bytes the plan must fit in.
+  int64_t budget = 0;
+  /// Distance policy knobs (MindSpore's defaults).
+  unsigned distanceMinGap = 100;
+  unsigned distanceMaxTensors = 100;
+  unsigned distancePrefetchLead = 50;
+};
+
+/// Plans `body` (a function body) under `options`.
+OffloadPlan planOffload(Block &body, const Target &target,
+                        const PlannerOptions &options);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_ANALYSIS_OFFLOADPLAN_H

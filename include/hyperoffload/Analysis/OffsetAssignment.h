@@ -1,0 +1,97 @@
+//===- OffsetAssignment.h - Offsets of buffers in one arena -----*- C++ -*-===//
+//
+// Places buffers of known sizes and lifetimes in one arena so that no two
+// buffers that are live at the same time overlap: the offline dynamic
+// storage allocation problem. The heuristic is the greedy-by-size one of
+// XLA's heap simulator and TFLite's arena planner: buffers are taken by
+// decreasing size and each goes into the lowest gap left by the buffers
+// already placed that are live at the same time.
+//
+// It knows nothing of the IR: the ho-assign-offsets pass feeds it the sizes
+// and the allocation event intervals of a simulated run and writes the
+// offsets back as a plan (MemoryPlan.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_ANALYSIS_OFFSETASSIGNMENT_H
+#define HYPEROFFLOAD_ANALYSIS_OFFSETASSIGNMENT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mlir {
+namespace ho {
+
+/// When a buffer is live: the half-open interval [start, end) of some
+/// discrete clock, such as the allocation and release events of a simulated
+/// run. Two buffers may share memory exactly when their intervals do not
+/// intersect; intervals that touch ([0, 4) and [4, 9)) do not. An empty
+/// interval is never live.
+struct LiveInterval {
+  uint64_t start = 0;
+  uint64_t end = 0;
+
+  bool isEmpty() const { return end <= start; }
+  bool intersects(const LiveInterval &other) const {
+    return start < other.end && other.start < end && !isEmpty() &&
+           !other.isEmpty();
+  }
+};
+
+/// A static memory plan for a set of buffers, indexed like its input.
+///
+/// Algorithm: buffers are taken by decreasing size, ties broken by earlier
+/// start, then by lower index, so that the result depends only on the input.
+/// Each one goes at the lowest offset where it overlaps none of the buffers
+/// placed before it whose intervals intersect its own: the first gap between
+/// them that is large enough (first fit), else right above the highest of
+/// them. Buffers of size 0 or with an empty interval take no room and get
+/// offset 0.
+///
+/// First fit rather than best fit (the smallest gap that is large enough,
+/// as XLA and TFLite pick): on the generated DeepSeek-V3 decode step planned
+/// for 40 and 45 GB, first fit needs 0.03% and 0.09% more than the peak of
+/// live bytes, best fit 0.07% and 0.13%, and on random lifetimes 6-11%
+/// against 12-17%. Keeping the low offsets dense leaves the large holes
+/// higher up whole for the buffers that come later.
+///
+/// Cost: placed buffers are kept in one array sorted by offset, and each
+/// placement scans it in offset order up to the first gap that fits,
+/// skipping the buffers that are not live at the same time with a
+/// branch-free test: O(n^2) cheap steps in the worst case. On synthetic
+/// lifetimes that takes 15-30 ms for 6,000 buffers, 0.2-0.4 s for 20,000
+/// and 1-2 s for 50,000. (Indexing the placed buffers by time does not pay:
+/// weights, caches and optimizer states live for the whole step, conflict
+/// with every buffer, and must be stepped over anyway.)
+class OffsetAssignment {
+public:
+  OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
+                   llvm::ArrayRef<LiveInterval> intervals);
+
+  llvm::ArrayRef<int64_t> getOffsets() const { return offsets; }
+  int64_t getOffset(unsigned index) const { return offsets[index]; }
+  /// The highest end offset of any buffer: the memory the plan needs.
+  int64_t getArenaSize() const { return arenaSize; }
+  /// The most bytes live at any instant: no plan can do with less.
+  int64_t getPeakLiveBytes() const { return peakLiveBytes; }
+  /// Buffers that take room in the arena (size and interval not empty).
+  unsigned getNumPlaced() const { return numPlaced; }
+
+private:
+  void place(llvm::ArrayRef<int64_t> sizes,
+             llvm::ArrayRef<LiveInterval> intervals);
+  void computePeakLiveBytes(llvm::ArrayRef<int64_t> sizes,
+                            llvm::ArrayRef<LiveInterval> intervals);
+
+  llvm::SmallVector<int64_t> offsets;
+  int64_t arenaSize = 0;
+  int64_t peakLiveBytes = 0;
+  unsigned numPlaced = 0;
+};
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_ANALYSIS_OFFSETASSIGNMENT_H

@@ -1,0 +1,63 @@
+//===- ScheduleChecks.h - Structural rules of a schedule --------*- C++ -*-===//
+//
+// The rules of a correct schedule that follow from the IR alone, without
+// timing it:
+//   - no value is read after an op overwrote its buffer in place;
+//   - every prefetch is awaited (or its future handed to the caller).
+// The rules that need a timeline (a prefetch issued after its offload has
+// completed, the memory budget, disjoint static offsets) are checked by the
+// ho-verify-schedule pass with the simulator.
+//
+// Both checks look at the ops of one block, the function body; an op with
+// regions counts as one op, and a use inside its regions counts at it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_ANALYSIS_SCHEDULECHECKS_H
+#define HYPEROFFLOAD_ANALYSIS_SCHEDULECHECKS_H
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+
+namespace mlir {
+namespace ho {
+
+/// Returns the operand whose buffer `result` overwrites in place: the tied
+/// operand of a `ho.compute` result, or the init of a destination-style op.
+/// Null for results with a buffer of their own, and for views and awaits,
+/// which share a buffer without writing it.
+Value getOverwrittenOperand(OpResult result);
+
+/// A use that reads a value after another op overwrote its buffer in place.
+struct StaleRead {
+  /// The late use; its owner may be nested in an op of the body.
+  OpOperand *use;
+  /// The op of the body that overwrote the buffer, after the value was
+  /// defined and before the use.
+  Operation *writer;
+};
+
+/// Finds every use in `body` that reads a value after an op of `body`
+/// overwrote the value's buffer in place (buffers as `liveness`, which must
+/// describe `body`, groups them). Each use is reported once, with the first
+/// op that overwrote the buffer after the value was defined. In block order.
+SmallVector<StaleRead> findStaleReads(Block &body,
+                                      const BufferLiveness &liveness);
+
+/// A prefetch of `body` whose future is neither awaited nor returned.
+struct UnawaitedPrefetch {
+  Operation *prefetch;
+  /// The first op other than an await or the function's return that the
+  /// future is passed to, or null when it has no such user. Passing a
+  /// future on does not count as awaiting it: only a `ho.await` completes
+  /// the transfer, and only a return hands it to a caller that may.
+  Operation *escape;
+};
+
+/// Finds the `ho.prefetch` ops of `body` whose future no `ho.await` reads
+/// and `body`'s terminator does not return. In block order.
+SmallVector<UnawaitedPrefetch> findUnawaitedPrefetches(Block &body);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_ANALYSIS_SCHEDULECHECKS_H

@@ -1,0 +1,559 @@
+//===- LowerBounds.cpp - What no schedule of a function can beat ----------===//
+//
+// docs/CostModel.md ("Lower bounds") states the bounds and proves them. In
+// short: the schedules bounded keep the ops, their order and their buffers
+// and choose the transfers; a tensor between two points where it must be on
+// the device is either on the device or in a tier, and no more than the
+// budget fits on the device at once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Analysis/LowerBounds.h"
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/OpCost.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+/// One tensor of the computation, whatever holds it during the step: its
+/// device buffer, its copies in a tier and the buffers it is prefetched
+/// back into.
+struct LogicalTensor {
+  /// Bytes of the tensor itself, not rounded to the allocation granularity.
+  int64_t bytes = 0;
+  /// Written on the device during the step (an op result), as opposed to
+  /// passed in by the caller, who may keep it in a tier.
+  bool created = false;
+  /// Set for a remote function argument: it starts in this tier.
+  std::optional<MemoryTier> remoteArgumentTier;
+  /// A device function argument: the caller holds it from entry, on the
+  /// device or in a tier.
+  bool deviceArgument = false;
+  /// The points at which it must be on the device, sorted and unique: its
+  /// definition (when created), its uses by ops, and exit when returned.
+  SmallVector<unsigned, 4> presence;
+
+  /// From when its data exists until its last presence. A remote argument's
+  /// data counts from its first presence: the fetch before that one is
+  /// counted apart (LowerBounds::remoteArgumentBytes).
+  unsigned getStart() const { return deviceArgument ? 0 : presence.front(); }
+  bool isLiveAt(unsigned point) const {
+    return !presence.empty() && getStart() <= point && point <= presence.back();
+  }
+  bool isPresentAt(unsigned point) const {
+    return llvm::binary_search(presence, point);
+  }
+};
+
+/// The logical tensors of a body, and which one each device buffer holds.
+struct LogicalTensors {
+  static constexpr unsigned kNone = std::numeric_limits<unsigned>::max();
+
+  SmallVector<LogicalTensor> tensors;
+  /// Indexed by BufferId; kNone for a buffer that holds none.
+  SmallVector<unsigned> tensorOfBuffer;
+
+  /// Whether `buffer` holds a tensor the caller passed in: what the function
+  /// returns of it, the caller may take back in a tier (ho-plan-offload
+  /// returns a KV cache updated in place as !ho.remote), so it need not be
+  /// on the device at exit.
+  bool holdsCallerTensor(BufferId buffer) const {
+    unsigned id = tensorOfBuffer[buffer];
+    return id != kNone && !tensors[id].created;
+  }
+};
+
+/// A point under memory pressure: `excess` bytes of live data cannot be on
+/// the device there.
+struct PressurePoint {
+  unsigned point;
+  int64_t excess;
+};
+} // namespace
+
+/// Ops that need their operands and results on the device. Transfers and
+/// views are how a schedule moves or renames data, not uses of it.
+static bool needsDataOnDevice(Operation *op) {
+  return !isa<OffloadOp, PrefetchOp, AwaitOp>(op) && !isTensorViewOp(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Logical tensors
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Groups the device buffers and remote values of a body into logical
+/// tensors: an offload of a whole buffer and the prefetches of that copy
+/// hold the same tensor as the buffer.
+class LogicalTensorBuilder {
+public:
+  LogicalTensorBuilder(Block &body, const BufferLiveness &liveness)
+      : body(body), liveness(liveness) {
+    built.tensorOfBuffer.assign(liveness.getBuffers().size(), kNone);
+  }
+
+  LogicalTensors build();
+
+private:
+  static constexpr unsigned kNone = LogicalTensors::kNone;
+
+  unsigned addTensor(int64_t bytes, bool created);
+  void addArgument(BlockArgument arg);
+  void addResult(OpResult result);
+  unsigned getRemoteTensor(OpResult result, RemoteType type);
+  void addPresence(const BufferInfo &buffer);
+
+  Block &body;
+  const BufferLiveness &liveness;
+  LogicalTensors built;
+  SmallVector<LogicalTensor> &tensors = built.tensors;
+  SmallVector<unsigned> &tensorOfBuffer = built.tensorOfBuffer;
+  DenseMap<Value, unsigned> tensorOfRemote;
+};
+} // namespace
+
+unsigned LogicalTensorBuilder::addTensor(int64_t bytes, bool created) {
+  LogicalTensor &tensor = tensors.emplace_back();
+  tensor.bytes = bytes;
+  tensor.created = created;
+  return tensors.size() - 1;
+}
+
+void LogicalTensorBuilder::addArgument(BlockArgument arg) {
+  if (auto remote = dyn_cast<RemoteType>(arg.getType())) {
+    unsigned id = addTensor(remote.getSizeInBytes(), /*created=*/false);
+    tensors[id].remoteArgumentTier = remote.getTier();
+    tensorOfRemote[arg] = id;
+    return;
+  }
+  if (const BufferInfo *buffer = liveness.lookup(arg)) {
+    unsigned id = addTensor(buffer->size, /*created=*/false);
+    tensors[id].deviceArgument = true;
+    tensorOfBuffer[buffer->id] = id;
+  }
+}
+
+/// The tensor a remote value holds: the offloaded buffer's when the whole
+/// buffer was copied, else a tensor of its own that starts in the tier.
+unsigned LogicalTensorBuilder::getRemoteTensor(OpResult result,
+                                               RemoteType type) {
+  if (auto offload = dyn_cast<OffloadOp>(result.getOwner()))
+    if (const BufferInfo *buffer = liveness.lookup(offload.getSource()))
+      if (unsigned id = tensorOfBuffer[buffer->id];
+          id != kNone && tensors[id].bytes == type.getSizeInBytes())
+        return id;
+  return addTensor(type.getSizeInBytes(), /*created=*/false);
+}
+
+void LogicalTensorBuilder::addResult(OpResult result) {
+  if (auto remote = dyn_cast<RemoteType>(result.getType())) {
+    tensorOfRemote[result] = getRemoteTensor(result, remote);
+    return;
+  }
+  const BufferInfo *buffer = liveness.lookup(result);
+  if (!buffer || buffer->root != result)
+    return; // No device memory, or an alias of an earlier buffer.
+  if (auto prefetch = dyn_cast<PrefetchOp>(result.getOwner())) {
+    auto it = tensorOfRemote.find(prefetch.getSource());
+    tensorOfBuffer[buffer->id] = it != tensorOfRemote.end()
+                                     ? it->second
+                                     : addTensor(buffer->size, false);
+    return;
+  }
+  unsigned id = addTensor(buffer->size, /*created=*/true);
+  tensors[id].presence.push_back(buffer->definition);
+  tensorOfBuffer[buffer->id] = id;
+}
+
+void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
+  unsigned id = tensorOfBuffer[buffer.id];
+  if (id == kNone)
+    return;
+  for (Value alias : buffer.aliases) {
+    for (Operation *user : alias.getUsers()) {
+      // Uses inside a region count at the op that holds the region.
+      Operation *owner = body.findAncestorOpInBlock(*user);
+      if (!owner)
+        continue;
+      if (owner->hasTrait<OpTrait::ReturnLike>()) {
+        if (!built.holdsCallerTensor(buffer.id))
+          tensors[id].presence.push_back(liveness.getExitPoint());
+      } else if (needsDataOnDevice(owner)) {
+        tensors[id].presence.push_back(liveness.getPoint(owner));
+      }
+    }
+  }
+}
+
+LogicalTensors LogicalTensorBuilder::build() {
+  for (BlockArgument arg : body.getArguments())
+    addArgument(arg);
+  for (Operation &op : body)
+    for (OpResult result : op.getResults())
+      addResult(result);
+  for (const BufferInfo &buffer : liveness.getBuffers())
+    addPresence(buffer);
+  for (LogicalTensor &tensor : tensors) {
+    llvm::sort(tensor.presence);
+    tensor.presence.erase(llvm::unique(tensor.presence), tensor.presence.end());
+  }
+  return std::move(built);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory bound
+//===----------------------------------------------------------------------===//
+
+/// Bytes of the distinct device buffers `op` reads or writes, each rounded
+/// to the allocation granularity; for the return, without the caller's
+/// tensors.
+static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
+                             const LogicalTensors &tensors,
+                             const Target &target) {
+  bool returns = op->hasTrait<OpTrait::ReturnLike>();
+  llvm::SmallDenseSet<BufferId, 8> seen;
+  int64_t bytes = 0;
+  for (ValueRange values :
+       {ValueRange(op->getOperands()), ValueRange(op->getResults())}) {
+    for (Value value : values) {
+      const BufferInfo *buffer = liveness.lookup(value);
+      if (!buffer || (returns && tensors.holdsCallerTensor(buffer->id)))
+        continue;
+      if (seen.insert(buffer->id).second)
+        bytes += target.roundToGranularity(buffer->size);
+    }
+  }
+  return bytes;
+}
+
+static void computeMemoryBound(Block &body, const BufferLiveness &liveness,
+                               const LogicalTensors &tensors,
+                               const Target &target, LowerBounds &bounds) {
+  for (Operation &op : body) {
+    if (!needsDataOnDevice(&op))
+      continue;
+    int64_t bytes = getWorkingSet(&op, liveness, tensors, target);
+    if (!bounds.memoryOp || bytes > bounds.memoryBytes) {
+      bounds.memoryBytes = bytes;
+      bounds.memoryOp = &op;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Bytes that must cross
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Bytes per point of the tensors live there, wherever they are.
+struct DemandProfile {
+  /// Bytes of all live tensors.
+  SmallVector<int64_t> live;
+  /// Bytes of live tensors that were not created on the device and are not
+  /// needed at the point: the caller's data that may sit in a tier there.
+  SmallVector<int64_t> callerDataAway;
+};
+} // namespace
+
+static DemandProfile computeDemandProfile(ArrayRef<LogicalTensor> tensors,
+                                          unsigned numPoints) {
+  SmallVector<int64_t> liveDelta(numPoints + 1, 0);
+  SmallVector<int64_t> callerDelta(numPoints + 1, 0);
+  SmallVector<int64_t> callerPresent(numPoints, 0);
+  for (const LogicalTensor &tensor : tensors) {
+    if (tensor.presence.empty())
+      continue;
+    liveDelta[tensor.getStart()] += tensor.bytes;
+    liveDelta[tensor.presence.back() + 1] -= tensor.bytes;
+    if (tensor.created)
+      continue;
+    callerDelta[tensor.getStart()] += tensor.bytes;
+    callerDelta[tensor.presence.back() + 1] -= tensor.bytes;
+    for (unsigned point : tensor.presence)
+      callerPresent[point] += tensor.bytes;
+  }
+  DemandProfile profile;
+  int64_t live = 0, caller = 0;
+  for (unsigned point = 0; point < numPoints; ++point) {
+    live += liveDelta[point];
+    caller += callerDelta[point];
+    profile.live.push_back(live);
+    profile.callerDataAway.push_back(caller - callerPresent[point]);
+  }
+  return profile;
+}
+
+/// The point of highest excess in every maximal run of points with a
+/// positive one, in program order. At most `limit` of them, the highest:
+/// any subset still gives a sound bound.
+static SmallVector<PressurePoint> findPressurePoints(ArrayRef<int64_t> excess,
+                                                     size_t limit) {
+  SmallVector<PressurePoint> points;
+  bool inRun = false;
+  for (auto [point, bytes] : llvm::enumerate(excess)) {
+    if (bytes <= 0) {
+      inRun = false;
+      continue;
+    }
+    if (!inRun)
+      points.push_back({static_cast<unsigned>(point), bytes});
+    else if (bytes > points.back().excess)
+      points.back() = {static_cast<unsigned>(point), bytes};
+    inRun = true;
+  }
+  if (points.size() <= limit)
+    return points;
+  llvm::stable_sort(points, [](const PressurePoint &a, const PressurePoint &b) {
+    return a.excess > b.excess;
+  });
+  points.resize(limit);
+  llvm::sort(points, [](const PressurePoint &a, const PressurePoint &b) {
+    return a.point < b.point;
+  });
+  return points;
+}
+
+namespace {
+/// The tensors that may be away from the device at a pressure point `p`
+/// (live there but not needed there), keyed by the first later point at
+/// which they no longer count for the same transfer:
+///   - to the device, their next presence: each absence that ends in a
+///     presence needs a fetch of its own;
+///   - from the device, one past their last presence: a tensor written once
+///     is copied out once, however often it leaves the device.
+class AwaySpans {
+public:
+  AwaySpans(ArrayRef<LogicalTensor> tensors, unsigned point, bool toDevice);
+  /// Bytes one transfer might serve both at `p` and at the later point
+  /// `later`: those whose key is past `later`.
+  int64_t getSharedBytes(unsigned later) const;
+
+private:
+  /// (key, bytes) sorted by key, and the suffix sums of the bytes.
+  SmallVector<std::pair<unsigned, int64_t>> spans;
+  SmallVector<int64_t> suffixBytes;
+};
+} // namespace
+
+AwaySpans::AwaySpans(ArrayRef<LogicalTensor> tensors, unsigned point,
+                     bool toDevice) {
+  for (const LogicalTensor &tensor : tensors) {
+    // Only created tensors must leave the device: the caller's may never
+    // have been on it.
+    if ((!toDevice && !tensor.created) || !tensor.isLiveAt(point) ||
+        tensor.isPresentAt(point))
+      continue;
+    unsigned key = toDevice ? *llvm::upper_bound(tensor.presence, point)
+                            : tensor.presence.back() + 1;
+    spans.push_back({key, tensor.bytes});
+  }
+  llvm::sort(spans);
+  suffixBytes.assign(spans.size() + 1, 0);
+  for (size_t i = spans.size(); i > 0; --i)
+    suffixBytes[i - 1] = suffixBytes[i] + spans[i - 1].second;
+}
+
+int64_t AwaySpans::getSharedBytes(unsigned later) const {
+  auto first = llvm::upper_bound(
+      spans, later, [](unsigned point, const std::pair<unsigned, int64_t> &s) {
+        return point < s.first;
+      });
+  return suffixBytes[first - spans.begin()];
+}
+
+/// The most bytes that must cross in one direction: over every chain of
+/// pressure points, their excesses minus, between consecutive points, the
+/// bytes that one transfer could serve at both (docs/CostModel.md).
+static int64_t getChainBound(ArrayRef<int64_t> excess,
+                             ArrayRef<LogicalTensor> tensors, bool toDevice) {
+  // Bounds the work to points x tensors; fewer points only weaken it.
+  constexpr size_t kMaxPressurePoints = 64;
+  SmallVector<PressurePoint> points =
+      findPressurePoints(excess, kMaxPressurePoints);
+  SmallVector<AwaySpans> away;
+  for (const PressurePoint &point : points)
+    away.emplace_back(tensors, point.point, toDevice);
+  // best[j]: the best chain ending at point j.
+  SmallVector<int64_t> best;
+  int64_t bound = 0;
+  for (auto [j, point] : llvm::enumerate(points)) {
+    int64_t carried = 0;
+    for (size_t i = 0; i < j; ++i)
+      carried =
+          std::max(carried, best[i] - away[i].getSharedBytes(point.point));
+    best.push_back(point.excess + carried);
+    bound = std::max(bound, best.back());
+  }
+  return bound;
+}
+
+static void computeSpillBounds(ArrayRef<LogicalTensor> tensors,
+                               unsigned numPoints, LowerBounds &bounds) {
+  DemandProfile profile = computeDemandProfile(tensors, numPoints);
+  SmallVector<int64_t> excess, createdExcess;
+  for (unsigned point = 0; point < numPoints; ++point) {
+    excess.push_back(profile.live[point] - bounds.budget);
+    createdExcess.push_back(excess.back() - profile.callerDataAway[point]);
+  }
+  bounds.spillBytesToDevice = getChainBound(excess, tensors, /*toDevice=*/true);
+  bounds.spillBytesFromDevice =
+      getChainBound(createdExcess, tensors, /*toDevice=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Transfer times
+//===----------------------------------------------------------------------===//
+
+static const MemoryTier kTiers[] = {MemoryTier::pool, MemoryTier::host,
+                                    MemoryTier::disk};
+
+static double getBandwidth(const LinkModel &link, bool toDevice) {
+  return toDevice ? link.bandwidthToDevice : link.bandwidthFromDevice;
+}
+
+/// The least time to move `bytes` over one link direction.
+static TransferBound boundOneLink(MemoryTier tier, const LinkModel &link,
+                                  bool toDevice, int64_t bytes) {
+  return {tier, toDevice, bytes,
+          link.latency + bytes / getBandwidth(link, toDevice)};
+}
+
+/// The least time to move `bytes` when any link may carry any part of them:
+/// each link that moves x bytes takes its latency plus x over its bandwidth,
+/// so all of them finish no sooner than the smallest latency plus the bytes
+/// over the summed bandwidth.
+static TransferBound boundAnyLink(const Target &target, bool toDevice,
+                                  int64_t bytes) {
+  double bandwidth = 0;
+  double latency = std::numeric_limits<double>::infinity();
+  std::optional<MemoryTier> only;
+  unsigned links = 0;
+  for (MemoryTier tier : kTiers) {
+    const LinkModel *link = target.getLink(tier);
+    if (!link || getBandwidth(*link, toDevice) <= 0)
+      continue;
+    bandwidth += getBandwidth(*link, toDevice);
+    latency = std::min(latency, link->latency);
+    only = tier;
+    ++links;
+  }
+  return {links == 1 ? only : std::nullopt, toDevice, bytes,
+          latency + bytes / bandwidth};
+}
+
+static unsigned countLinks(const Target &target, bool toDevice) {
+  return llvm::count_if(kTiers, [&](MemoryTier tier) {
+    const LinkModel *link = target.getLink(tier);
+    return link && getBandwidth(*link, toDevice) > 0;
+  });
+}
+
+static void computeTransferBounds(const Target &target, LowerBounds &bounds) {
+  // Each remote argument must cross its own tier's link.
+  SmallVector<TransferBound> remote;
+  int64_t remoteBytes = 0;
+  for (MemoryTier tier : kTiers) {
+    int64_t bytes = bounds.remoteArgumentBytes[static_cast<unsigned>(tier)];
+    const LinkModel *link = target.getLink(tier);
+    if (bytes == 0 || !link || link->bandwidthToDevice <= 0)
+      continue;
+    remote.push_back(boundOneLink(tier, *link, /*toDevice=*/true, bytes));
+    remoteBytes += bytes;
+  }
+  // Spilled bytes may take any link, and add to the remote arguments'. With
+  // one link, that link carries it all; with several, the per-link entries
+  // already dominate unless something spills.
+  unsigned toDeviceLinks = countLinks(target, /*toDevice=*/true);
+  int64_t toDevice = remoteBytes + bounds.spillBytesToDevice;
+  if (toDeviceLinks == 1 && toDevice > 0)
+    bounds.transfers.push_back(boundAnyLink(target, true, toDevice));
+  if (toDeviceLinks > 1) {
+    bounds.transfers.append(remote.begin(), remote.end());
+    if (bounds.spillBytesToDevice > 0)
+      bounds.transfers.push_back(boundAnyLink(target, true, toDevice));
+  }
+  if (bounds.spillBytesFromDevice > 0 && countLinks(target, false) > 0)
+    bounds.transfers.push_back(
+        boundAnyLink(target, false, bounds.spillBytesFromDevice));
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+double LowerBounds::getTimeSeconds() const {
+  double seconds = computeSeconds;
+  for (const TransferBound &transfer : transfers)
+    seconds = std::max(seconds, transfer.seconds);
+  return seconds;
+}
+
+std::optional<double> LowerBounds::getGap(double stepTime) const {
+  double bound = getTimeSeconds();
+  if (bound <= 0)
+    return std::nullopt;
+  return stepTime / bound - 1;
+}
+
+LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
+                                   int64_t budget) {
+  LowerBounds bounds;
+  bounds.budget = budget > 0 ? budget : target.device.hbmCapacity;
+  // Unrounded sizes: they are what transfers move. The memory bound rounds.
+  BufferLiveness liveness(body, /*granularity=*/1);
+  LogicalTensors tensors = LogicalTensorBuilder(body, liveness).build();
+  computeMemoryBound(body, liveness, tensors, target, bounds);
+  for (Operation &op : body)
+    bounds.computeSeconds += estimateOpCost(&op, target).getSeconds();
+  for (const LogicalTensor &tensor : tensors.tensors)
+    if (tensor.remoteArgumentTier && !tensor.presence.empty())
+      bounds.remoteArgumentBytes[static_cast<unsigned>(
+          *tensor.remoteArgumentTier)] += tensor.bytes;
+  // Below the memory bound no schedule fits; what it would move is moot.
+  if (bounds.fitsBudget())
+    computeSpillBounds(tensors.tensors, liveness.getExitPoint() + 1, bounds);
+  computeTransferBounds(target, bounds);
+  return bounds;
+}
+
+/// Formats bytes in decimal units, as the reports do ("9.50 GB").
+static std::string formatBytesForPeople(int64_t bytes) {
+  static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+  double value = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (std::abs(value) >= 1000 && unit + 1 < std::size(units)) {
+    value /= 1000;
+    ++unit;
+  }
+  if (unit == 0)
+    return llvm::formatv("{0} B", bytes).str();
+  return llvm::formatv("{0:f2} {1}", value, units[unit]).str();
+}
+
+LogicalResult ho::checkBudgetFits(const LowerBounds &bounds) {
+  if (bounds.fitsBudget() || !bounds.memoryOp)
+    return success();
+  InFlightDiagnostic diag =
+      bounds.memoryOp->emitError()
+      << "budget " << formatBytesForPeople(bounds.budget)
+      << " is below what this op needs at once: "
+      << formatBytesForPeople(bounds.memoryBytes) << " ("
+      << formatBytesForPeople(bounds.memoryBytes - bounds.budget)
+      << " more); no schedule fits";
+  if (bounds.memoryOp->hasTrait<OpTrait::IsTerminator>())
+    diag.attachNote() << "the device results must all be on the device when "
+                         "the function returns";
+  return diag;
+}

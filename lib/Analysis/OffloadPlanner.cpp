@@ -1,0 +1,272 @@
+//===- OffloadPlanner.cpp - Offload policies ------------------------------===//
+//
+// Every policy picks gaps to offload and times their transfers; they differ
+// in which gaps and how they time them. docs/Planning.md describes each.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Analysis/OffloadPlan.h"
+
+#include "PlanningContext.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+llvm::StringRef ho::stringifyOffloadPolicy(OffloadPolicy policy) {
+  switch (policy) {
+  case OffloadPolicy::HyperOffload:
+    return "hyperoffload";
+  case OffloadPolicy::Naive:
+    return "naive";
+  case OffloadPolicy::Distance:
+    return "distance";
+  }
+  llvm_unreachable("unknown policy");
+}
+
+std::optional<OffloadPolicy> ho::parseOffloadPolicy(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<OffloadPolicy>>(name)
+      .Case("hyperoffload", OffloadPolicy::HyperOffload)
+      .Case("naive", OffloadPolicy::Naive)
+      .Case("distance", OffloadPolicy::Distance)
+      .Default(std::nullopt);
+}
+
+namespace {
+using Decision = std::pair<GapCandidate, GapWindow>;
+
+//===----------------------------------------------------------------------===//
+// HyperOffload
+//===----------------------------------------------------------------------===//
+
+/// Lowers the peak below the budget one decision at a time. At the current
+/// peak, every gap whose off-device window would cover it is timed on every
+/// reachable tier against the link traffic committed so far; the one that
+/// removes the most over-budget memory per second of transfer wins. It stops
+/// as soon as the budget holds, so that no more crosses the links than
+/// needed.
+class HyperOffloadPolicy {
+public:
+  explicit HyperOffloadPolicy(PlanningContext &context) : context(context) {}
+
+  SmallVector<Decision> run();
+
+private:
+  struct Choice {
+    size_t candidate;
+    GapWindow window;
+    double score;
+    double linkBusy;
+  };
+
+  std::optional<Choice> choose(unsigned peak, bool allowStalls);
+  void computeOverflowPrefix();
+  int64_t countOverflowPoints(unsigned first, unsigned last) const {
+    return overflowPrefix[last] - overflowPrefix[first];
+  }
+
+  PlanningContext &context;
+  std::vector<GapCandidate> candidates;
+  SmallVector<bool> used;
+  /// The tier each argument was placed in, once its first gap is taken.
+  DenseMap<BufferId, MemoryTier> argumentTier;
+  /// overflowPrefix[i]: points before i whose live bytes exceed the budget.
+  SmallVector<int64_t> overflowPrefix;
+};
+
+void HyperOffloadPolicy::computeOverflowPrefix() {
+  ArrayRef<int64_t> profile = context.getProfile();
+  overflowPrefix.assign(profile.size() + 1, 0);
+  for (auto [point, live] : llvm::enumerate(profile))
+    overflowPrefix[point + 1] =
+        overflowPrefix[point] + (live > context.getBudget() ? 1 : 0);
+}
+
+std::optional<HyperOffloadPolicy::Choice>
+HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
+  const BufferLiveness &liveness = context.getLiveness();
+  std::optional<Choice> best;
+  for (auto [index, gap] : llvm::enumerate(candidates)) {
+    if (used[index])
+      continue;
+    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+    bool argument = buffer.isArgument();
+    // An argument is fetched from the tier the caller keeps it in: its
+    // later gaps need its first one, and the same tier.
+    auto placed = argumentTier.find(gap.buffer);
+    if (argument && gap.lastUse != 0 && placed == argumentTier.end())
+      continue;
+    for (MemoryTier tier : context.getTiers()) {
+      if (placed != argumentTier.end() && placed->second != tier)
+        continue;
+      std::optional<GapWindow> window = context.timeGap(
+          gap, tier,
+          allowStalls ? std::optional<unsigned>(peak) : std::nullopt);
+      if (!window || !window->covers(peak))
+        continue;
+      double transfer =
+          (gap.nextUse == GapCandidate::kUnused
+               ? 0.0
+               : *context.getTransferTime(tier, true, buffer.size)) +
+          (window->storeStart
+               ? *context.getTransferTime(tier, false, buffer.size)
+               : 0.0);
+      int64_t overflowPoints = countOverflowPoints(
+          window->firstFree,
+          std::max(window->firstFree, window->prefetchBefore));
+      if (window->trailingFree != 0)
+        overflowPoints += countOverflowPoints(window->trailingFree,
+                                              overflowPrefix.size() - 1);
+      double relieved = static_cast<double>(buffer.size) * overflowPoints;
+      // Hidden transfers cost link time; exposed ones cost mostly the wait.
+      double cost = allowStalls ? window->stall + 0.1 * transfer : transfer;
+      Choice choice{index, *window, relieved / (cost + 1e-9),
+                    context.getLinkBusyTime(tier)};
+      // The most relief per second of transfer; on a tie the less busy
+      // link, so that traffic spreads over the tiers.
+      if (!best || choice.score > best->score ||
+          (choice.score == best->score && choice.linkBusy < best->linkBusy))
+        best = choice;
+    }
+  }
+  return best;
+}
+
+SmallVector<Decision> HyperOffloadPolicy::run() {
+  candidates = context.enumerateGaps();
+  used.assign(candidates.size(), false);
+  SmallVector<Decision> decisions;
+  while (true) {
+    unsigned peak = context.getPeakPoint();
+    if (context.getProfile()[peak] <= context.getBudget())
+      break;
+    computeOverflowPrefix();
+    // Hidden transfers first; when none relieves the peak, the budget still
+    // comes first: take the one that makes compute wait the least.
+    std::optional<Choice> choice = choose(peak, /*allowStalls=*/false);
+    if (!choice)
+      choice = choose(peak, /*allowStalls=*/true);
+    if (!choice)
+      break; // Nothing more can be moved out at the peak.
+    const GapCandidate &gap = candidates[choice->candidate];
+    used[choice->candidate] = true;
+    if (context.getLiveness().getBuffer(gap.buffer).isArgument())
+      argumentTier.try_emplace(gap.buffer, choice->window.tier);
+    context.commit(gap, choice->window);
+    decisions.push_back({gap, choice->window});
+  }
+  // Where the links cannot hide everything, memory left under the budget
+  // is better spent fetching early: issue the prefetches that would stall
+  // as early as the budget allows, the earliest use first.
+  SmallVector<Decision *> exposed;
+  for (Decision &decision : decisions)
+    if (decision.second.stall > 0)
+      exposed.push_back(&decision);
+  llvm::stable_sort(exposed, [](Decision *a, Decision *b) {
+    return a->first.nextUse < b->first.nextUse;
+  });
+  for (Decision *decision : exposed)
+    context.hoistIntoSlack(decision->first, decision->second);
+  return decisions;
+}
+
+//===----------------------------------------------------------------------===//
+// Baselines
+//===----------------------------------------------------------------------===//
+
+/// The role the workload builders give an argument, if any.
+static llvm::StringRef getArgumentRole(Value root) {
+  auto arg = dyn_cast<BlockArgument>(root);
+  if (!arg)
+    return "";
+  auto function =
+      dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  if (!function)
+    return "";
+  auto role =
+      function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "ho.role");
+  return role ? role.getValue() : "";
+}
+
+/// Always offload: the KV caches, the optimizer states and every activation
+/// with an op between two uses leave right after a use and are fetched
+/// right before the next one, with no lookahead and no regard for the
+/// budget.
+SmallVector<Decision> runNaive(PlanningContext &context) {
+  MemoryTier tier = context.getTiers().front();
+  SmallVector<Decision> decisions;
+  for (const GapCandidate &gap : context.enumerateGaps()) {
+    const BufferInfo &buffer = context.getLiveness().getBuffer(gap.buffer);
+    if (buffer.isArgument()) {
+      llvm::StringRef role = getArgumentRole(buffer.root);
+      bool eligible = role == "kv_cache" || role == "optimizer_state" ||
+                      role == "master_weight" ||
+                      (role.empty() && context.isReturned(gap.buffer) &&
+                       context.isWrittenInPlace(gap.buffer));
+      if (!eligible || gap.lastUse != 0)
+        continue;
+    }
+    GapWindow window = context.placeByDistance(gap, tier, /*lead=*/0);
+    context.commit(gap, window);
+    decisions.push_back({gap, window});
+  }
+  return decisions;
+}
+
+/// MindSpore's shipped heuristic: gaps of at least `minGap` ops, the
+/// `maxTensors` largest of them, prefetched `lead` ops before the next use
+/// and stored right after the last one. Distances are counted in ops.
+SmallVector<Decision> runDistance(PlanningContext &context,
+                                  const PlannerOptions &options) {
+  MemoryTier tier = context.getTiers().front();
+  std::vector<GapCandidate> selected;
+  for (const GapCandidate &gap : context.enumerateGaps()) {
+    bool argument = context.getLiveness().getBuffer(gap.buffer).isArgument();
+    if (argument && gap.lastUse != 0)
+      continue; // One decision per argument: where the caller keeps it.
+    if (gap.nextUse - gap.lastUse >= options.distanceMinGap)
+      selected.push_back(gap);
+  }
+  llvm::stable_sort(selected,
+                    [&](const GapCandidate &a, const GapCandidate &b) {
+                      return context.getLiveness().getBuffer(a.buffer).size >
+                             context.getLiveness().getBuffer(b.buffer).size;
+                    });
+  if (selected.size() > options.distanceMaxTensors)
+    selected.resize(options.distanceMaxTensors);
+
+  SmallVector<Decision> decisions;
+  for (const GapCandidate &gap : selected) {
+    GapWindow window =
+        context.placeByDistance(gap, tier, options.distancePrefetchLead);
+    context.commit(gap, window);
+    decisions.push_back({gap, window});
+  }
+  return decisions;
+}
+} // namespace
+
+OffloadPlan ho::planOffload(Block &body, const Target &target,
+                            const PlannerOptions &options) {
+  PlanningContext context(body, target, options.budget);
+  SmallVector<Decision> decisions;
+  if (!context.getTiers().empty()) {
+    switch (options.policy) {
+    case OffloadPolicy::HyperOffload:
+      decisions = HyperOffloadPolicy(context).run();
+      break;
+    case OffloadPolicy::Naive:
+      decisions = runNaive(context);
+      break;
+    case OffloadPolicy::Distance:
+      decisions = runDistance(context, options);
+      break;
+    }
+  }
+  OffloadPlan plan;
+  context.fillPlan(plan, decisions);
+  return plan;
+}

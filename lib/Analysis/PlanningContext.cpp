@@ -1,0 +1,359 @@
+//===- PlanningContext.cpp - What every offload policy plans from ---------===//
+
+#include "PlanningContext.h"
+
+#include "hyperoffload/Analysis/OpCost.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+//===----------------------------------------------------------------------===//
+// LinkTimeline
+//===----------------------------------------------------------------------===//
+
+double LinkTimeline::findEarliest(double earliest, double duration) const {
+  double start = earliest;
+  // Busy intervals are disjoint and sorted: slide past each one that
+  // overlaps [start, start + duration).
+  auto it = busy.upper_bound(start);
+  if (it != busy.begin() && std::prev(it)->second > start)
+    start = std::prev(it)->second;
+  for (; it != busy.end() && it->first < start + duration; ++it)
+    start = std::max(start, it->second);
+  return start;
+}
+
+std::optional<double> LinkTimeline::findLatest(double deadline, double duration,
+                                               double notBefore) const {
+  double end = deadline;
+  // Walk the busy intervals backwards from the deadline.
+  auto it = busy.lower_bound(end);
+  while (true) {
+    if (it != busy.begin()) {
+      auto previous = std::prev(it);
+      if (previous->second > end - duration) {
+        end = std::min(end, previous->first);
+        it = previous;
+        continue;
+      }
+    }
+    break;
+  }
+  if (end - duration < notBefore)
+    return std::nullopt;
+  return end - duration;
+}
+
+void LinkTimeline::reserve(double start, double end) {
+  if (end <= start)
+    return;
+  busy[start] = end;
+  busyTime += end - start;
+}
+
+//===----------------------------------------------------------------------===//
+// PlanningContext
+//===----------------------------------------------------------------------===//
+
+/// Whether `alias` holds new data written into its buffer in place.
+static bool writesInPlace(Value alias) {
+  auto result = dyn_cast<OpResult>(alias);
+  if (!result || !getAliasedSource(result))
+    return false;
+  Operation *owner = result.getOwner();
+  return isa<ComputeOp, DestinationStyleOpInterface>(owner);
+}
+
+PlanningContext::PlanningContext(Block &body, const Target &target,
+                                 int64_t budget)
+    : body(body), target(target), budget(budget),
+      liveness(body, target.device.allocationGranularity) {
+  unsigned exit = liveness.getExitPoint();
+  starts.assign(exit + 1, 0);
+  ends.assign(exit + 1, 0);
+  for (unsigned point = 1; point < exit; ++point) {
+    starts[point] = ends[point - 1];
+    ends[point] = starts[point] +
+                  estimateOpCost(liveness.getOp(point), target).getSeconds();
+  }
+  starts[exit] = ends[exit] = ends[exit - 1];
+
+  for (const BufferInfo &buffer : liveness.getBuffers()) {
+    SmallVector<unsigned> points;
+    if (!buffer.isArgument())
+      points.push_back(buffer.definition);
+    bool written = false;
+    for (Value alias : buffer.aliases) {
+      written |= writesInPlace(alias);
+      for (Operation *user : alias.getUsers()) {
+        Operation *owner = body.findAncestorOpInBlock(*user);
+        if (!owner)
+          continue;
+        points.push_back(owner->hasTrait<OpTrait::ReturnLike>()
+                             ? exit
+                             : liveness.getPoint(owner));
+      }
+    }
+    llvm::sort(points);
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    uses.push_back(std::move(points));
+    writtenInPlace.push_back(written);
+  }
+  profile.assign(liveness.getProfile().begin(), liveness.getProfile().end());
+
+  for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
+    if (target.getLink(tier))
+      tiers.push_back(tier);
+  llvm::stable_sort(tiers, [&](MemoryTier a, MemoryTier b) {
+    return target.getLink(a)->bandwidthToDevice >
+           target.getLink(b)->bandwidthToDevice;
+  });
+}
+
+std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
+  std::vector<GapCandidate> gaps;
+  for (const BufferInfo &buffer : liveness.getBuffers()) {
+    ArrayRef<unsigned> points = uses[buffer.id];
+    bool argument = buffer.isArgument();
+    if (buffer.size == 0)
+      continue;
+    // An argument nothing reads (an expert no token reaches this step) can
+    // stay in the tier for the whole step, at no cost.
+    if (points.empty()) {
+      if (argument)
+        gaps.push_back({buffer.id, 0, GapCandidate::kUnused, /*clean=*/true});
+      continue;
+    }
+    // The caller can keep an argument in a tier until its first use.
+    if (argument)
+      gaps.push_back({buffer.id, /*lastUse=*/0, points.front(),
+                      /*clean=*/true});
+    // Between uses, only a buffer with one SSA value can be planned: its
+    // later uses switch to the fetched copy.
+    if (!hasSingleValue(buffer.id) || isa<FutureType>(buffer.root.getType()))
+      continue;
+    for (auto [previous, next] :
+         llvm::zip(points.drop_back(), points.drop_front()))
+      if (next > previous + 1)
+        gaps.push_back({buffer.id, previous, next, /*clean=*/argument});
+  }
+  return gaps;
+}
+
+std::optional<double> PlanningContext::getTransferTime(MemoryTier tier,
+                                                       bool toDevice,
+                                                       int64_t bytes) const {
+  const LinkModel *link = target.getLink(tier);
+  if (!link)
+    return std::nullopt;
+  double bandwidth =
+      toDevice ? link->bandwidthToDevice : link->bandwidthFromDevice;
+  return link->latency + bytes / bandwidth;
+}
+
+unsigned PlanningContext::getFirstPointStartingAfter(double time) const {
+  // Starts are non-decreasing.
+  auto it = llvm::lower_bound(starts, time);
+  return it - starts.begin();
+}
+
+unsigned PlanningContext::getLastPointStartingBy(double time,
+                                                 unsigned notAfter) const {
+  unsigned point = notAfter;
+  while (point > 0 && starts[point] > time)
+    --point;
+  return point;
+}
+
+std::optional<GapWindow>
+PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
+                         std::optional<unsigned> exposedAt) const {
+  const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+  std::optional<double> storeTime = getTransferTime(tier, false, buffer.size);
+  std::optional<double> fetchTime = getTransferTime(tier, true, buffer.size);
+  if (!storeTime || !fetchTime)
+    return std::nullopt;
+  const auto &[toDevice, fromDevice] = links[static_cast<unsigned>(tier)];
+
+  GapWindow window;
+  window.tier = tier;
+  if (gap.nextUse == GapCandidate::kUnused) {
+    window.prefetchBefore = liveness.getExitPoint() + 1;
+    return window;
+  }
+  double freed;
+  if (buffer.isArgument() && gap.lastUse == 0) {
+    freed = 0;
+    window.firstFree = 0;
+    timeTrailingStretch(gap.buffer, tier, window);
+  } else if (gap.clean) {
+    freed = ends[gap.lastUse];
+    window.firstFree = gap.lastUse + 1;
+  } else {
+    window.storeStart = fromDevice.findEarliest(ends[gap.lastUse], *storeTime);
+    window.storeEnd = freed = *window.storeStart + *storeTime;
+    window.firstFree =
+        std::max(gap.lastUse + 1, getFirstPointStartingAfter(freed));
+  }
+  std::optional<double> prefetchStart =
+      toDevice.findLatest(starts[gap.nextUse], *fetchTime, freed);
+  if (prefetchStart) {
+    window.prefetchStart = *prefetchStart;
+    window.prefetchEnd = *prefetchStart + *fetchTime;
+    window.prefetchBefore = std::max(
+        gap.lastUse + 1, getLastPointStartingBy(*prefetchStart, gap.nextUse));
+    if (!exposedAt || window.covers(*exposedAt))
+      return window;
+  }
+  if (!exposedAt)
+    return std::nullopt;
+
+  // The copy cannot be hidden: issue it as early as the link timeline
+  // would need to hide it, but no earlier than the store allows, and, when
+  // the buffer is to be off the device at `exposedAt` before the use, after
+  // that point. The next use waits for the rest.
+  unsigned issue = std::max(
+      {getLastPointStartingBy(starts[gap.nextUse] - *fetchTime, gap.nextUse),
+       window.firstFree, gap.lastUse + 1});
+  bool coveredAfterUse =
+      window.trailingFree != 0 && *exposedAt >= window.trailingFree;
+  if (!coveredAfterUse)
+    issue = std::max(issue, *exposedAt + 1);
+  if (issue > gap.nextUse)
+    return std::nullopt;
+  window.prefetchBefore = issue;
+  window.prefetchStart =
+      toDevice.findEarliest(std::max(starts[issue], freed), *fetchTime);
+  window.prefetchEnd = window.prefetchStart + *fetchTime;
+  window.stall = std::max(0.0, window.prefetchEnd - starts[gap.nextUse]);
+  return window;
+}
+
+void PlanningContext::timeTrailingStretch(BufferId id, MemoryTier tier,
+                                          GapWindow &window) const {
+  ArrayRef<unsigned> points = uses[id];
+  unsigned exit = liveness.getExitPoint();
+  // The last use in the body; a returned alias is also used at exit.
+  unsigned last = points.back() == exit && points.size() > 1
+                      ? points[points.size() - 2]
+                      : points.back();
+  if (last == exit)
+    return;
+  if (!isReturned(id)) {
+    // Only the fetched copy was on the device, and it dies after its use.
+    window.trailingFree = last + 1;
+    return;
+  }
+  // The updated data goes back to the tier before it is off the device.
+  int64_t size = liveness.getBuffer(id).size;
+  double storeTime = *getTransferTime(tier, false, size);
+  const LinkTimeline &fromDevice = links[static_cast<unsigned>(tier)][1];
+  window.trailingStoreStart = fromDevice.findEarliest(ends[last], storeTime);
+  window.trailingStoreEnd = *window.trailingStoreStart + storeTime;
+  window.trailingFree =
+      std::max(last + 1, getFirstPointStartingAfter(window.trailingStoreEnd));
+  if (window.trailingFree > exit)
+    window.trailingFree = 0;
+}
+
+GapWindow PlanningContext::placeByDistance(const GapCandidate &gap,
+                                           MemoryTier tier,
+                                           unsigned lead) const {
+  const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+  GapWindow window;
+  window.tier = tier;
+  if (buffer.isArgument() && gap.lastUse == 0) {
+    window.firstFree = 0;
+    timeTrailingStretch(gap.buffer, tier, window);
+  } else if (gap.clean) {
+    window.firstFree = gap.lastUse + 1;
+  } else {
+    window.storeStart = ends[gap.lastUse];
+    window.storeEnd =
+        *window.storeStart + *getTransferTime(tier, false, buffer.size);
+    window.firstFree =
+        std::max(gap.lastUse + 1, getFirstPointStartingAfter(window.storeEnd));
+  }
+  window.prefetchBefore =
+      gap.nextUse > gap.lastUse + lead ? gap.nextUse - lead : gap.lastUse + 1;
+  window.prefetchStart = starts[window.prefetchBefore];
+  window.prefetchEnd =
+      window.prefetchStart + *getTransferTime(tier, true, buffer.size);
+  return window;
+}
+
+void PlanningContext::commit(const GapCandidate &gap, const GapWindow &window) {
+  auto &[toDevice, fromDevice] = links[static_cast<unsigned>(window.tier)];
+  if (window.storeStart)
+    fromDevice.reserve(*window.storeStart, window.storeEnd);
+  toDevice.reserve(window.prefetchStart, window.prefetchEnd);
+  if (window.trailingStoreStart)
+    fromDevice.reserve(*window.trailingStoreStart, window.trailingStoreEnd);
+  // Everything from the waiting use on happens that much later.
+  if (window.stall > 0) {
+    for (unsigned point = gap.nextUse; point < starts.size(); ++point) {
+      starts[point] += window.stall;
+      ends[point] += window.stall;
+    }
+  }
+  int64_t size = liveness.getBuffer(gap.buffer).size;
+  for (unsigned point = 0; point < profile.size(); ++point)
+    if (window.covers(point))
+      profile[point] -= size;
+}
+
+unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
+                                         GapWindow &window) {
+  int64_t size = liveness.getBuffer(gap.buffer).size;
+  unsigned hoisted = 0;
+  while (window.prefetchBefore > std::max(window.firstFree, gap.lastUse + 1) &&
+         profile[window.prefetchBefore - 1] + size <= budget) {
+    --window.prefetchBefore;
+    profile[window.prefetchBefore] += size;
+    ++hoisted;
+  }
+  return hoisted;
+}
+
+unsigned PlanningContext::getPeakPoint() const {
+  return std::max_element(profile.begin(), profile.end()) - profile.begin();
+}
+
+double PlanningContext::getLinkBusyTime(MemoryTier tier) const {
+  const auto &[toDevice, fromDevice] = links[static_cast<unsigned>(tier)];
+  return toDevice.getBusyTime() + fromDevice.getBusyTime();
+}
+
+void PlanningContext::fillPlan(
+    OffloadPlan &plan,
+    llvm::ArrayRef<std::pair<GapCandidate, GapWindow>> decisions) const {
+  SmallVector<std::pair<GapCandidate, GapWindow>> sorted(decisions);
+  llvm::sort(sorted, [](const auto &a, const auto &b) {
+    return std::make_pair(a.first.buffer, a.first.nextUse) <
+           std::make_pair(b.first.buffer, b.first.nextUse);
+  });
+  for (const auto &[gap, window] : sorted) {
+    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+    if (buffer.isArgument() && gap.lastUse == 0)
+      plan.remoteArguments.push_back(
+          {cast<BlockArgument>(buffer.root).getArgNumber(), window.tier});
+    if (gap.nextUse == GapCandidate::kUnused)
+      continue;
+    PlannedGap planned;
+    planned.buffer = gap.buffer;
+    planned.tier = window.tier;
+    if (!gap.clean)
+      planned.storeAfter = gap.lastUse;
+    planned.prefetchBefore = window.prefetchBefore;
+    planned.nextUse = gap.nextUse;
+    plan.gaps.push_back(planned);
+  }
+  plan.estimatedPeakPoint = getPeakPoint();
+  plan.estimatedPeak = profile[plan.estimatedPeakPoint];
+}

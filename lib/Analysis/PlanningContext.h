@@ -1,0 +1,186 @@
+//===- PlanningContext.h - What every offload policy plans from -*- C++ -*-===//
+//
+// The facts a policy decides on: buffers and their uses, a compute timeline
+// from the cost model, the memory profile as decisions lower it, and one
+// reservation timeline per link direction, so that a transfer's timing
+// accounts for the other traffic on its link.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
+#define HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
+
+#include "hyperoffload/Analysis/OffloadPlan.h"
+
+#include <map>
+
+namespace mlir {
+namespace ho {
+
+/// Busy intervals of one link direction; transfers are placed one after
+/// the other in its free time.
+class LinkTimeline {
+public:
+  /// The earliest start at or after `earliest` of a free slot `duration`
+  /// long.
+  double findEarliest(double earliest, double duration) const;
+  /// The latest start of a free slot `duration` long that ends by
+  /// `deadline`, or std::nullopt when there is none at or after `notBefore`.
+  std::optional<double> findLatest(double deadline, double duration,
+                                   double notBefore) const;
+  void reserve(double start, double end);
+  double getBusyTime() const { return busyTime; }
+
+private:
+  /// Start -> end, disjoint.
+  std::map<double, double> busy;
+  double busyTime = 0;
+};
+
+/// A gap a policy may offload: a buffer's data is not needed on the device
+/// between the op at `lastUse` and the op at `nextUse`.
+struct GapCandidate {
+  /// `nextUse` of an argument that nothing in the body uses.
+  static constexpr unsigned kUnused = 0;
+
+  BufferId buffer;
+  /// The point after which the data may leave: a use, or the definition.
+  /// Entry (0) for an argument before its first use.
+  unsigned lastUse;
+  unsigned nextUse;
+  /// Whether the tier already holds a current copy, so that no store is
+  /// needed: a read-only argument the caller keeps in the tier.
+  bool clean;
+};
+
+/// The timing of one offloaded gap on one tier.
+struct GapWindow {
+  MemoryTier tier;
+  std::optional<double> storeStart;
+  double storeEnd = 0;
+  double prefetchStart = 0;
+  double prefetchEnd = 0;
+  /// The buffer is off the device at points [firstFree, prefetchBefore).
+  unsigned firstFree = 0;
+  unsigned prefetchBefore = 0;
+  /// An argument kept in a tier is off the device again from this point to
+  /// exit: after its last use, or once the store of a result that aliases it
+  /// has completed. Zero when it does not apply.
+  unsigned trailingFree = 0;
+  std::optional<double> trailingStoreStart;
+  double trailingStoreEnd = 0;
+  /// How long the next use waits for the prefetch, on the planning
+  /// timeline; zero for a hidden transfer.
+  double stall = 0;
+
+  bool isEmpty() const { return firstFree >= prefetchBefore; }
+  /// Whether the buffer is off the device at `point`.
+  bool covers(unsigned point) const {
+    return (firstFree <= point && point < prefetchBefore) ||
+           (trailingFree != 0 && point >= trailingFree);
+  }
+};
+
+class PlanningContext {
+public:
+  PlanningContext(Block &body, const Target &target, int64_t budget);
+
+  const BufferLiveness &getLiveness() const { return liveness; }
+  const Target &getTarget() const { return target; }
+  int64_t getBudget() const { return budget; }
+  Block &getBody() const { return body; }
+
+  /// The compute timeline without stalls: when the op at `point` starts
+  /// and ends. Entry is 0 and exit the end of the last op.
+  double getStart(unsigned point) const { return starts[point]; }
+  double getEnd(unsigned point) const { return ends[point]; }
+
+  /// Points at which the buffer is read or written, sorted, unique; its
+  /// definition first unless it is an argument. The exit point when an
+  /// alias is returned.
+  ArrayRef<unsigned> getUsePoints(BufferId id) const { return uses[id]; }
+  /// Whether a later in-place write (a tied or destination-style result)
+  /// changes the buffer's data.
+  bool isWrittenInPlace(BufferId id) const { return writtenInPlace[id]; }
+  /// Whether the buffer has one SSA value only: its gaps can be planned by
+  /// replacing that value's later uses.
+  bool hasSingleValue(BufferId id) const {
+    return liveness.getBuffer(id).aliases.size() == 1;
+  }
+  /// Whether an alias of the buffer is returned.
+  bool isReturned(BufferId id) const {
+    return !uses[id].empty() && uses[id].back() == liveness.getExitPoint();
+  }
+
+  /// Every gap of at least one op between two uses of a buffer that can be
+  /// planned, plus the stretch before the first use of every argument.
+  std::vector<GapCandidate> enumerateGaps() const;
+
+  /// The time a transfer of `bytes` takes on `tier`'s link in `direction`,
+  /// latency included; std::nullopt when the target has no such link.
+  std::optional<double> getTransferTime(MemoryTier tier, bool toDevice,
+                                        int64_t bytes) const;
+
+  /// Times `gap` on `tier`: the store leaves as soon as the link is free
+  /// after the last use; the prefetch is placed as late as the link allows
+  /// so that it lands before the next use. std::nullopt when the target
+  /// cannot reach the tier or the round trip does not fit in the gap.
+  ///
+  /// With `exposedAt`, a gap whose round trip does not fit (or would not
+  /// cover that point) is timed anyway: the prefetch is issued right after
+  /// `exposedAt`, as early as keeps the buffer off the device there, and the
+  /// next use waits for it (`stall`).
+  std::optional<GapWindow>
+  timeGap(const GapCandidate &gap, MemoryTier tier,
+          std::optional<unsigned> exposedAt = std::nullopt) const;
+  /// Times `gap` with the prefetch issued `lead` ops before the next use
+  /// and the store right after the last use, ignoring link traffic: how
+  /// policies without a cost model place transfers.
+  GapWindow placeByDistance(const GapCandidate &gap, MemoryTier tier,
+                            unsigned lead) const;
+
+  /// Records `window`: reserves its transfers and lowers the profile.
+  void commit(const GapCandidate &gap, const GapWindow &window);
+  /// Issues a committed prefetch that makes its use wait earlier, while the
+  /// memory it then holds sooner fits the budget; returns how many ops
+  /// earlier.
+  unsigned hoistIntoSlack(const GapCandidate &gap, GapWindow &window);
+  /// The live bytes at every point with the decisions committed so far.
+  ArrayRef<int64_t> getProfile() const { return profile; }
+  /// The point with the most live bytes (the first, on a tie).
+  unsigned getPeakPoint() const;
+
+  /// The tiers the target reaches, fastest link to the device first.
+  ArrayRef<MemoryTier> getTiers() const { return tiers; }
+  double getLinkBusyTime(MemoryTier tier) const;
+
+  /// Adds the committed decisions to `plan` in the plan's order.
+  void
+  fillPlan(OffloadPlan &plan,
+           llvm::ArrayRef<std::pair<GapCandidate, GapWindow>> decisions) const;
+
+private:
+  unsigned getFirstPointStartingAfter(double time) const;
+  /// Fills the trailing part of an argument's window.
+  void timeTrailingStretch(BufferId id, MemoryTier tier,
+                           GapWindow &window) const;
+  unsigned getLastPointStartingBy(double time, unsigned notAfter) const;
+
+  Block &body;
+  const Target &target;
+  int64_t budget;
+  BufferLiveness liveness;
+  SmallVector<double> starts;
+  SmallVector<double> ends;
+  std::vector<SmallVector<unsigned>> uses;
+  SmallVector<bool> writtenInPlace;
+  SmallVector<int64_t> profile;
+  SmallVector<MemoryTier> tiers;
+  /// [tier][toDevice ? 0 : 1]
+  std::array<std::array<LinkTimeline, 2>, 3> links;
+};
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H

@@ -1,0 +1,127 @@
+//===- ScheduleChecks.cpp - Structural rules of a schedule ----------------===//
+
+#include "hyperoffload/Analysis/ScheduleChecks.h"
+
+#include "hyperoffload/Dialect/HO/HOOps.h"
+
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+Value ho::getOverwrittenOperand(OpResult result) {
+  Operation *op = result.getOwner();
+  if (isTensorViewOp(op) || isa<AwaitOp>(op))
+    return Value();
+  return getAliasedSource(result);
+}
+
+namespace {
+/// The program points at which each buffer of a body is overwritten in
+/// place, and the first such write between a value's definition and a use.
+class OverwriteIndex {
+public:
+  OverwriteIndex(Block &body, const BufferLiveness &liveness);
+
+  /// The first op that overwrote the buffer of `value` after `value` was
+  /// defined and before `usePoint`; null when there is none.
+  Operation *findOverwriteBefore(Value value, unsigned usePoint) const;
+
+private:
+  unsigned getDefinitionPoint(Value value) const;
+
+  const BufferLiveness &liveness;
+  /// Per buffer, the points of the ops that write it in place, ascending.
+  DenseMap<BufferId, SmallVector<unsigned, 2>> writesOf;
+};
+} // namespace
+
+OverwriteIndex::OverwriteIndex(Block &body, const BufferLiveness &liveness)
+    : liveness(liveness) {
+  for (Operation &op : body) {
+    unsigned point = liveness.getPoint(&op);
+    for (OpResult result : op.getResults()) {
+      Value target = getOverwrittenOperand(result);
+      const BufferInfo *buffer = target ? liveness.lookup(target) : nullptr;
+      if (!buffer)
+        continue;
+      SmallVector<unsigned, 2> &writes = writesOf[buffer->id];
+      if (writes.empty() || writes.back() != point)
+        writes.push_back(point);
+    }
+  }
+}
+
+unsigned OverwriteIndex::getDefinitionPoint(Value value) const {
+  if (isa<BlockArgument>(value))
+    return liveness.getEntryPoint();
+  return liveness.getPoint(value.getDefiningOp());
+}
+
+Operation *OverwriteIndex::findOverwriteBefore(Value value,
+                                               unsigned usePoint) const {
+  // Values defined inside regions have no buffer in the liveness of the
+  // body: they are not tracked.
+  const BufferInfo *buffer = liveness.lookup(value);
+  if (!buffer)
+    return nullptr;
+  auto it = writesOf.find(buffer->id);
+  if (it == writesOf.end())
+    return nullptr;
+  unsigned definition = getDefinitionPoint(value);
+  for (unsigned write : it->second) {
+    if (write >= usePoint)
+      break;
+    if (write > definition)
+      return liveness.getOp(write);
+  }
+  return nullptr;
+}
+
+SmallVector<StaleRead> ho::findStaleReads(Block &body,
+                                          const BufferLiveness &liveness) {
+  OverwriteIndex index(body, liveness);
+  SmallVector<StaleRead> reads;
+  for (Operation &op : body) {
+    // A use inside a region happens while the op that holds it runs.
+    unsigned point = liveness.getPoint(&op);
+    op.walk<WalkOrder::PreOrder>([&](Operation *user) {
+      // One report per value and user, even if it reads the value twice.
+      llvm::SmallDenseSet<Value, 4> reported;
+      for (OpOperand &use : user->getOpOperands()) {
+        Operation *writer = index.findOverwriteBefore(use.get(), point);
+        if (writer && reported.insert(use.get()).second)
+          reads.push_back({&use, writer});
+      }
+    });
+  }
+  return reads;
+}
+
+SmallVector<UnawaitedPrefetch> ho::findUnawaitedPrefetches(Block &body) {
+  Operation *terminator = body.empty() ? nullptr : &body.back();
+  auto isReturned = [&](Operation *user) {
+    return user == terminator && user->hasTrait<OpTrait::ReturnLike>();
+  };
+
+  SmallVector<UnawaitedPrefetch> unawaited;
+  for (auto prefetch : body.getOps<PrefetchOp>()) {
+    bool completed = false;
+    Operation *escape = nullptr;
+    for (Operation *user : prefetch.getResult().getUsers()) {
+      if (isa<AwaitOp>(user) || isReturned(user)) {
+        completed = true;
+        break;
+      }
+      // Report the escape that comes first in the block.
+      Operation *owner = body.findAncestorOpInBlock(*user);
+      if (!escape || (owner && owner->isBeforeInBlock(
+                                   body.findAncestorOpInBlock(*escape))))
+        escape = user;
+    }
+    if (!completed)
+      unawaited.push_back({prefetch, escape});
+  }
+  return unawaited;
+}

@@ -1,0 +1,199 @@
+//===- AssignOffsets.cpp - A static memory plan for every function --------===//
+//
+// Simulates each function as written to learn when every device buffer is
+// allocated and released, places the buffers in one arena with
+// OffsetAssignment, and writes the offsets into the IR (MemoryPlan.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Transforms/Passes.h"
+
+#include "PassTarget.h"
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/MemoryPlan.h"
+#include "hyperoffload/Analysis/OffsetAssignment.h"
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <optional>
+
+namespace mlir::ho {
+#define GEN_PASS_DEF_ASSIGNOFFSETS
+#include "hyperoffload/Transforms/Passes.h.inc"
+} // namespace mlir::ho
+
+using namespace mlir;
+using namespace mlir::ho;
+
+/// The function attribute that records the arena size of the plan.
+static constexpr llvm::StringLiteral kArenaSizeAttrName = "ho.arena_size";
+
+namespace {
+struct AssignOffsetsPass
+    : public ho::impl::AssignOffsetsBase<AssignOffsetsPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult planFunction(FunctionOpInterface function, const Target &target,
+                             std::optional<int64_t> budgetBytes);
+};
+} // namespace
+
+/// Places the buffers of `liveness`, live over the allocation event
+/// intervals that `run` recorded. An offloaded buffer stays allocated until
+/// its copy completes, and its interval says so.
+static OffsetAssignment assignOffsets(const BufferLiveness &liveness,
+                                      const SimulationResult &run) {
+  SmallVector<int64_t> sizes;
+  SmallVector<LiveInterval> intervals;
+  for (const BufferInfo &buffer : liveness.getBuffers()) {
+    const BufferLifetime &lifetime = run.lifetimes[buffer.id];
+    sizes.push_back(buffer.size);
+    // Event numbers are distinct, so the closed interval [first, last]
+    // intersects another exactly when the half-open one does.
+    intervals.push_back({lifetime.firstEvent, lifetime.lastEvent});
+  }
+  return OffsetAssignment(sizes, intervals);
+}
+
+/// Sets `ho.offsets` on every op of `body` that defines a buffer, one entry
+/// per result (-1 for a result without a buffer of its own), and removes a
+/// stale one from the others.
+static void writeOpOffsets(Block &body, const BufferLiveness &liveness,
+                           const OffsetAssignment &plan) {
+  SmallVector<int64_t> offsets;
+  for (Operation &op : body) {
+    offsets.clear();
+    bool definesBuffer = false;
+    for (OpResult result : op.getResults()) {
+      const BufferInfo *buffer = liveness.lookup(result);
+      if (!buffer || buffer->root != result) {
+        offsets.push_back(-1);
+        continue;
+      }
+      offsets.push_back(plan.getOffset(buffer->id));
+      definesBuffer = true;
+    }
+    if (definesBuffer)
+      op.setAttr(kOffsetsAttrName,
+                 DenseI64ArrayAttr::get(op.getContext(), offsets));
+    else
+      op.removeAttr(kOffsetsAttrName);
+  }
+}
+
+/// Sets `ho.offset` on every device-tensor argument and removes a stale one
+/// from the others, all arguments at once (one at a time is quadratic).
+static void writeArgumentOffsets(FunctionOpInterface function,
+                                 const BufferLiveness &liveness,
+                                 const OffsetAssignment &plan) {
+  Builder builder(function.getContext());
+  SmallVector<DictionaryAttr> argAttrs;
+  for (BlockArgument arg : function.getFunctionBody().getArguments()) {
+    NamedAttrList attrs(function.getArgAttrDict(arg.getArgNumber()));
+    if (const BufferInfo *buffer = liveness.lookup(arg))
+      attrs.set(kArgOffsetAttrName,
+                builder.getI64IntegerAttr(plan.getOffset(buffer->id)));
+    else
+      attrs.erase(kArgOffsetAttrName);
+    argAttrs.push_back(attrs.getDictionary(function.getContext()));
+  }
+  function.setAllArgAttrs(argAttrs);
+}
+
+/// How much larger the arena is than the live bytes at the peak, in percent.
+static double getFragmentationPercent(const OffsetAssignment &plan) {
+  if (plan.getPeakLiveBytes() == 0)
+    return 0;
+  return 100.0 * (plan.getArenaSize() - plan.getPeakLiveBytes()) /
+         plan.getPeakLiveBytes();
+}
+
+static void emitOverBudgetError(FunctionOpInterface function,
+                                const OffsetAssignment &plan,
+                                int64_t budgetBytes) {
+  InFlightDiagnostic diag =
+      emitError(function.getLoc())
+      << "the static memory plan of @" << function.getName() << " needs "
+      << plan.getArenaSize() << " bytes, over the budget of " << budgetBytes
+      << " bytes; ";
+  if (plan.getPeakLiveBytes() > budgetBytes) {
+    diag << "even its peak of " << plan.getPeakLiveBytes()
+         << " live bytes exceeds the budget: the schedule needs more offload";
+    return;
+  }
+  diag << "its peak of " << plan.getPeakLiveBytes()
+       << " live bytes fits, fragmentation ("
+       << llvm::formatv("+{0:F1}%", getFragmentationPercent(plan)).str()
+       << ") is what exceeds it: offload a little more to leave room for it";
+}
+
+LogicalResult
+AssignOffsetsPass::planFunction(FunctionOpInterface function,
+                                const Target &target,
+                                std::optional<int64_t> budgetBytes) {
+  Block &body = function.getFunctionBody().front();
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Ideal;
+  options.recordTimeline = false;
+  // The simulator has already reported why it cannot run the function.
+  FailureOr<SimulationResult> run = simulate(body, target, options);
+  if (failed(run))
+    return failure();
+
+  // The simulator numbers buffers the same way for the same block.
+  BufferLiveness liveness(body, target.device.allocationGranularity);
+  OffsetAssignment plan = assignOffsets(liveness, *run);
+  if (budgetBytes && plan.getArenaSize() > *budgetBytes) {
+    emitOverBudgetError(function, plan, *budgetBytes);
+    return failure();
+  }
+
+  writeOpOffsets(body, liveness, plan);
+  writeArgumentOffsets(function, liveness, plan);
+  Builder builder(function.getContext());
+  function->setAttr(kArenaSizeAttrName,
+                    builder.getI64IntegerAttr(plan.getArenaSize()));
+  arenaBytes += plan.getArenaSize();
+  numBuffersPlaced += liveness.getBuffers().size();
+  if (report)
+    emitRemark(function.getLoc())
+        << "static memory plan: arena " << plan.getArenaSize()
+        << " bytes for a peak of " << plan.getPeakLiveBytes()
+        << " live bytes (fragmentation "
+        << llvm::formatv("+{0:F1}%", getFragmentationPercent(plan)).str()
+        << ")";
+  return success();
+}
+
+void AssignOffsetsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
+  if (failed(target))
+    return signalPassFailure();
+  std::optional<int64_t> budgetBytes;
+  if (!budget.empty()) {
+    llvm::Expected<int64_t> bytes =
+        parseMemoryBudget(budget, target->device.hbmCapacity);
+    if (!bytes) {
+      emitError(module.getLoc())
+          << "invalid budget option: " << llvm::toString(bytes.takeError());
+      return signalPassFailure();
+    }
+    budgetBytes = *bytes;
+  }
+
+  // Every function is planned, so that one run reports all the failures.
+  bool failedAny = false;
+  for (auto function : module.getOps<FunctionOpInterface>())
+    if (!function.isExternal() &&
+        failed(planFunction(function, *target, budgetBytes)))
+      failedAny = true;
+  if (failedAny)
+    signalPassFailure();
+}

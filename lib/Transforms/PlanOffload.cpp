@@ -1,0 +1,251 @@
+//===- PlanOffload.cpp - Write an offload plan into the IR ----------------===//
+//
+// The plan comes from the analysis (planOffload); this pass only builds IR:
+// transfers at the planned points, later uses switched to the fetched
+// copies, and remote arguments and results in the function type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Transforms/Passes.h"
+
+#include "PassTarget.h"
+#include "hyperoffload/Analysis/LowerBounds.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
+namespace mlir::ho {
+#define GEN_PASS_DEF_PLANOFFLOAD
+#include "hyperoffload/Transforms/Passes.h.inc"
+} // namespace mlir::ho
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+struct PlanOffloadPass : public ho::impl::PlanOffloadBase<PlanOffloadPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  PlannerOptions fitPlanToBudget(func::FuncOp function, const Target &target,
+                                 PlannerOptions options);
+  void writePlan(func::FuncOp function, const BufferLiveness &liveness,
+                 const OffloadPlan &plan);
+};
+
+/// Writes one function's plan. Ops are addressed by their program point in
+/// the unplanned body, so that inserted transfers do not shift them.
+class PlanWriter {
+public:
+  PlanWriter(func::FuncOp function, const BufferLiveness &liveness)
+      : function(function), liveness(liveness), builder(function.getContext()) {
+    for (unsigned point = 1; point < liveness.getExitPoint(); ++point)
+      ops.push_back(liveness.getOp(point));
+  }
+
+  void makeArgumentsRemote(ArrayRef<RemoteArgument> arguments);
+  void writeGaps(ArrayRef<PlannedGap> gaps);
+  void storeRemoteResults();
+  void updateFunctionType();
+
+  unsigned numOffloads = 0, numPrefetches = 0;
+
+private:
+  Operation *opAt(unsigned point) const {
+    return point < liveness.getExitPoint()
+               ? ops[point - 1]
+               : function.getBody().front().getTerminator();
+  }
+  /// The program point of `user` in the unplanned body; 0 for ops the
+  /// plan inserted.
+  unsigned pointOf(Operation *user) const {
+    Operation *owner = function.getBody().front().findAncestorOpInBlock(*user);
+    if (!owner)
+      return 0;
+    if (owner->hasTrait<OpTrait::ReturnLike>())
+      return liveness.getExitPoint();
+    return liveness.getPoint(owner);
+  }
+
+  mutable func::FuncOp function;
+  const BufferLiveness &liveness;
+  OpBuilder builder;
+  SmallVector<Operation *> ops;
+  /// Remote arguments by buffer, with their tier.
+  DenseMap<BufferId, MemoryTier> remoteTier;
+};
+} // namespace
+
+void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
+  for (const RemoteArgument &remote : arguments) {
+    BlockArgument arg = function.getArgument(remote.index);
+    auto tensor = cast<TensorType>(arg.getType());
+    arg.setType(RemoteType::get(tensor, remote.tier));
+    remoteTier[liveness.lookup(arg)->id] = remote.tier;
+  }
+}
+
+void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
+  // The device value each buffer's next gap starts from; for a remote
+  // argument, the remote value itself until its first fetch.
+  DenseMap<BufferId, Value> current;
+  for (const PlannedGap &gap : gaps) {
+    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+    Value value = current.lookup(gap.buffer);
+    if (!value)
+      value = buffer.root;
+    Location loc = opAt(gap.nextUse)->getLoc();
+
+    // The data to fetch: a fresh store of the device value, or the copy the
+    // tier already holds (a remote argument nothing has written since).
+    Value source = buffer.root;
+    if (gap.storeAfter) {
+      Operation *last = gap.storeAfter == 0 ? nullptr : opAt(*gap.storeAfter);
+      if (last)
+        builder.setInsertionPointAfter(last);
+      else
+        builder.setInsertionPointToStart(&function.getBody().front());
+      source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
+      ++numOffloads;
+    }
+    builder.setInsertionPoint(opAt(gap.prefetchBefore));
+    Value future = PrefetchOp::create(builder, loc, source);
+    ++numPrefetches;
+    builder.setInsertionPoint(opAt(gap.nextUse));
+    Value fetched = AwaitOp::create(builder, loc, future);
+
+    value.replaceUsesWithIf(fetched, [&](OpOperand &use) {
+      return pointOf(use.getOwner()) >= gap.nextUse;
+    });
+    current[gap.buffer] = fetched;
+  }
+}
+
+void PlanWriter::storeRemoteResults() {
+  // A result that aliases a remote argument goes back to the argument's
+  // tier, right after its last use in the body.
+  Operation *terminator = function.getBody().front().getTerminator();
+  for (OpOperand &operand : terminator->getOpOperands()) {
+    const BufferInfo *buffer = liveness.lookup(operand.get());
+    Value value = operand.get();
+    if (!buffer || !isa<TensorType>(value.getType()))
+      continue;
+    auto tier = remoteTier.find(buffer->id);
+    if (tier == remoteTier.end())
+      continue;
+    Operation *last = value.getDefiningOp();
+    for (Operation *user : value.getUsers())
+      if (user != terminator && (!last || last->isBeforeInBlock(user)))
+        last = user;
+    if (last)
+      builder.setInsertionPointAfter(last);
+    else
+      builder.setInsertionPointToStart(&function.getBody().front());
+    operand.set(
+        OffloadOp::create(builder, value.getLoc(), value, tier->second));
+    ++numOffloads;
+  }
+}
+
+void PlanWriter::updateFunctionType() {
+  Block &body = function.getBody().front();
+  function.setType(FunctionType::get(function.getContext(),
+                                     body.getArgumentTypes(),
+                                     body.getTerminator()->getOperandTypes()));
+}
+
+void PlanOffloadPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
+  if (failed(target))
+    return signalPassFailure();
+  llvm::Expected<int64_t> bytes =
+      parseMemoryBudget(budget, target->device.hbmCapacity);
+  if (!bytes) {
+    emitError(module.getLoc())
+        << "invalid budget option: " << llvm::toString(bytes.takeError());
+    return signalPassFailure();
+  }
+  PlannerOptions options;
+  options.policy = policy;
+  options.budget = *bytes;
+  options.distanceMinGap = distanceMinGap;
+  options.distanceMaxTensors = distanceMaxTensors;
+  options.distancePrefetchLead = distancePrefetchLead;
+
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function.isExternal())
+      continue;
+    // A budget below what one op needs at once has no schedule at all.
+    if (failed(checkBudgetFits(computeLowerBounds(function.getBody().front(),
+                                                  *target, options.budget)))) {
+      signalPassFailure();
+      continue;
+    }
+    PlannerOptions planning = fitPlanToBudget(function, *target, options);
+    Block &body = function.getBody().front();
+    BufferLiveness liveness(body, target->device.allocationGranularity);
+    OffloadPlan plan = planOffload(body, *target, planning);
+    if (plan.estimatedPeak > planning.budget) {
+      Operation *peakOp = liveness.getOp(plan.estimatedPeakPoint);
+      emitWarning(peakOp ? peakOp->getLoc() : function.getLoc())
+          << "the " << stringifyOffloadPolicy(policy)
+          << " plan leaves an estimated " << plan.estimatedPeak
+          << " bytes live " << (peakOp ? "here" : "at function entry")
+          << ", over the budget of " << options.budget << " bytes";
+    }
+    writePlan(function, liveness, plan);
+  }
+}
+
+void PlanOffloadPass::writePlan(func::FuncOp function,
+                                const BufferLiveness &liveness,
+                                const OffloadPlan &plan) {
+  PlanWriter writer(function, liveness);
+  writer.makeArgumentsRemote(plan.remoteArguments);
+  writer.writeGaps(plan.gaps);
+  writer.storeRemoteResults();
+  writer.updateFunctionType();
+  numRemoteArguments += plan.remoteArguments.size();
+  numOffloads += writer.numOffloads;
+  numPrefetches += writer.numPrefetches;
+}
+
+PlannerOptions PlanOffloadPass::fitPlanToBudget(func::FuncOp function,
+                                                const Target &target,
+                                                PlannerOptions options) {
+  // The planner's timeline is an estimate: a store may take longer under
+  // contention and keep its buffer a little longer. A policy that honours
+  // the budget is checked on the simulator, and replanned against a budget
+  // lowered by what the simulation exceeded, a few times at most.
+  if (options.policy != OffloadPolicy::HyperOffload)
+    return options;
+  int64_t budget = options.budget;
+  for (unsigned attempt = 0; attempt < 4; ++attempt) {
+    OwningOpRef<func::FuncOp> trial = function.clone();
+    Block &body = trial->getBody().front();
+    BufferLiveness liveness(body, target.device.allocationGranularity);
+    OffloadPlan plan = planOffload(body, target, options);
+    PlanWriter writer(*trial, liveness);
+    writer.makeArgumentsRemote(plan.remoteArguments);
+    writer.writeGaps(plan.gaps);
+    writer.storeRemoteResults();
+    writer.updateFunctionType();
+
+    SimulationOptions simulation;
+    simulation.allocator = AllocatorKind::Ideal;
+    simulation.budget = budget;
+    simulation.recordTimeline = false;
+    FailureOr<SimulationResult> result = simulate(body, target, simulation);
+    if (failed(result) || !result->outOfMemory ||
+        plan.estimatedPeak > options.budget)
+      return options;
+    options.budget -= result->peakLiveBytes - budget;
+  }
+  return options;
+}

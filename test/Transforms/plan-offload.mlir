@@ -1,0 +1,111 @@
+// ho-plan-offload on cases computed by hand. The round-numbers target
+// computes 1e9 FLOPs in 1 ms and moves 1 MB (tensor<250000xf32>) over its
+// pool link in 1 ms each way.
+// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json budget=1500000B" -split-input-file | FileCheck %s
+// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json budget=1500000B" -split-input-file -verify-diagnostics -o /dev/null
+// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json budget=1500000B" -split-input-file | hyperoffload-opt --ho-report="hw=%S/Inputs/round-numbers.json budget=1500000B" -split-input-file -o /dev/null | FileCheck %s --check-prefix=REPORT
+
+// A KV cache the budget cannot hold while %big is live. It stays in the pool
+// until its prefetch, which is hoisted exactly far enough: the copy takes
+// 1 ms and must land when kv_append starts at 3 ms, so it is issued before
+// the op that starts at 2 ms, after %big has died. The updated cache goes
+// back to the pool after its last use and is returned remote.
+// CHECK-LABEL: func.func @kv_cache
+// CHECK-SAME: %[[KV:[a-z0-9]+]]: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}
+// CHECK-SAME: -> (tensor<4xf32>, !ho.remote<tensor<250000xf32>>)
+// CHECK: ho.compute "w1"
+// CHECK: ho.compute "w2"
+// CHECK: %[[F:.+]] = ho.prefetch %[[KV]]
+// CHECK-NEXT: ho.compute "w3"
+// CHECK-NEXT: %[[T:.+]] = ho.await %[[F]]
+// CHECK-NEXT: %[[NEW:.+]] = ho.compute "kv_append"(%[[T]],
+// CHECK-NEXT: %[[Y:.+]] = ho.compute "attention"
+// CHECK-NEXT: %[[BACK:.+]] = ho.offload %[[NEW]] : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+// CHECK-NEXT: return %[[Y]], %[[BACK]]
+// REPORT-LABEL: @kv_cache
+// REPORT: step time       5.000 ms
+// REPORT-NEXT: compute         4.000 ms
+// REPORT-NEXT: stalls          1.000 ms in 1 stalls
+// REPORT: peak live       1.00 MB of a 1.50 MB budget
+func.func @kv_cache(%x: tensor<4xf32>, %kv: tensor<250000xf32> {ho.role = "kv_cache"})
+    -> (tensor<4xf32>, tensor<250000xf32>) {
+  %big = ho.compute "w1"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %b = ho.compute "w2"(%big) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>) -> tensor<4xf32>
+  %c = ho.compute "w3"(%b) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %kv2 = ho.compute "kv_append"(%kv, %c) {tied_operands = array<i64: 0>, flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>, tensor<4xf32>) -> tensor<250000xf32>
+  %y = ho.compute "attention"(%c, %kv2) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>, tensor<250000xf32>) -> tensor<4xf32>
+  return %y, %kv2 : tensor<4xf32>, tensor<250000xf32>
+}
+
+// -----
+
+// An activation used again 4 ms later, while another 1 MB activation is
+// live in between: the store (1 ms) completes before %big is created, and
+// the fetch (1 ms) is issued one op ahead of the use, so the round trip is
+// hidden and %a is off the device exactly while %big is live.
+// CHECK-LABEL: func.func @long_gap
+// CHECK: %[[A:.+]] = ho.compute "produce"
+// CHECK-NEXT: %[[R:.+]] = ho.offload %[[A]]
+// CHECK-NEXT: ho.compute "filler"
+// CHECK-NEXT: ho.compute "w1"
+// CHECK-NEXT: ho.compute "w2"
+// CHECK-NEXT: %[[F:.+]] = ho.prefetch %[[R]]
+// CHECK-NEXT: ho.compute "w3"
+// CHECK-NEXT: %[[T:.+]] = ho.await %[[F]]
+// CHECK-NEXT: ho.compute "use"(%[[T]]
+// REPORT-LABEL: @long_gap
+// REPORT: step time       6.000 ms
+// REPORT: stalls          0.000 us in 0 stalls
+// REPORT: peak live       1.00 MB of a 1.50 MB budget
+func.func @long_gap(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = ho.compute "produce"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %f = ho.compute "filler"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %big = ho.compute "w1"(%f) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %b = ho.compute "w2"(%big) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>) -> tensor<4xf32>
+  %c = ho.compute "w3"(%b) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %y = ho.compute "use"(%a, %c) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// %a is not needed while %big is live, but the store (1 ms) cannot complete
+// before %big is allocated: the gap is too short to hide a round trip, so
+// nothing is offloaded, and the plan says where the budget does not hold.
+// CHECK-LABEL: func.func @short_gap
+// CHECK-NOT: ho.offload
+// CHECK: return
+func.func @short_gap(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = ho.compute "produce"(%x) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  // expected-warning @below {{the hyperoffload plan leaves an estimated 2000016 bytes live here, over the budget of 1500000 bytes}}
+  %big = ho.compute "w1"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %s = ho.compute "w2"(%big) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>) -> tensor<4xf32>
+  %y = ho.compute "use"(%a, %s) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Within the budget, nothing moves.
+// CHECK-LABEL: func.func @fits
+// CHECK-NOT: ho.offload
+// CHECK-NOT: ho.prefetch
+func.func @fits(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = ho.compute "relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -1,0 +1,323 @@
+//===- LowerBoundsTest.cpp - Lower bounds computed by hand ----------------===//
+//
+// A target with round numbers: 1 TFLOP/s, 1 TB/s of HBM, and a 1 GB/s link
+// to the pool without latency, so that 1e6 bytes (a tensor<250000xf32>) take
+// 1 ms to move and 1e9 FLOPs take 1 ms to compute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Analysis/LowerBounds.h"
+
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+constexpr double kMs = 1e-3;
+constexpr double kTolerance = 1e-12;
+constexpr int64_t kMB = 1000000;
+
+class LowerBoundsTest : public ::testing::Test {
+protected:
+  LowerBoundsTest() {
+    context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
+    target.name = "round-numbers";
+    target.device.peakFlopsF32 = target.device.peakFlopsBF16 =
+        target.device.peakFlopsFP8 = 1e12;
+    target.device.hbmCapacity = int64_t(1) << 30;
+    target.device.hbmBandwidth = 1e12;
+    target.device.collectiveBandwidth = 1e9;
+    target.links[static_cast<unsigned>(MemoryTier::pool)] = makeLink(1e9);
+  }
+
+  static LinkModel makeLink(double bandwidth) {
+    LinkModel link;
+    link.bandwidthToDevice = link.bandwidthFromDevice = bandwidth;
+    link.capacity = int64_t(1) << 40;
+    return link;
+  }
+
+  LowerBounds compute(llvm::StringRef ir, int64_t budget) {
+    module = parseSourceString<ModuleOp>(ir, &context);
+    EXPECT_TRUE(module) << "test IR does not parse";
+    if (!module)
+      return LowerBounds();
+    auto function = *module->getOps<func::FuncOp>().begin();
+    return computeLowerBounds(function.getBody().front(), target, budget);
+  }
+
+  /// The op at `index` in the function body.
+  Operation *getOp(unsigned index) {
+    auto function = *module->getOps<func::FuncOp>().begin();
+    return &*std::next(function.getBody().front().begin(), index);
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  Target target;
+};
+
+// A view and an in-place update share their source's buffer: the 4000-byte
+// cache counts once, next to the 40-byte new entries.
+TEST_F(LowerBoundsTest, WorkingSetCountsAliasesOnce) {
+  constexpr llvm::StringLiteral ir = R"mlir(
+    func.func @f(%cache: tensor<1000xf32>, %new: tensor<10xf32>) -> tensor<1000xf32> {
+      %keys = tensor.extract_slice %cache[0] [500] [1]
+          : tensor<1000xf32> to tensor<500xf32>
+      %updated = ho.compute "kv_append"(%cache, %keys, %new)
+          {tied_operands = array<i64: 0>}
+          : (tensor<1000xf32>, tensor<500xf32>, tensor<10xf32>) -> tensor<1000xf32>
+      return %updated : tensor<1000xf32>
+    }
+  )mlir";
+  LowerBounds bounds = compute(ir, 0);
+  EXPECT_EQ(bounds.budget, int64_t(1) << 30);
+  EXPECT_EQ(bounds.memoryBytes, 4040);
+  EXPECT_EQ(bounds.memoryOp, getOp(1));
+
+  // Each buffer rounds up to the allocation granularity.
+  target.device.allocationGranularity = 512;
+  bounds = compute(ir, 0);
+  EXPECT_EQ(bounds.memoryBytes, 4096 + 512);
+}
+
+// Every device result must be on the device at exit, a value returned twice
+// once: the return needs more than any op.
+TEST_F(LowerBoundsTest, ResultsMustBeResidentAtExit) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f(%r: !ho.remote<tensor<1000xf32>>)
+        -> (tensor<1000xf32>, tensor<1000xf32>, tensor<1000xf32>, !ho.remote<tensor<1000xf32>>) {
+      %a = ho.compute "k"() : () -> tensor<1000xf32>
+      %b = ho.compute "k"() : () -> tensor<1000xf32>
+      return %a, %b, %a, %r
+          : tensor<1000xf32>, tensor<1000xf32>, tensor<1000xf32>, !ho.remote<tensor<1000xf32>>
+    }
+  )mlir",
+                               0);
+  EXPECT_EQ(bounds.memoryBytes, 8000);
+  EXPECT_EQ(bounds.memoryOp, getOp(2));
+  // The remote argument is only returned: it need not reach the device.
+  EXPECT_TRUE(bounds.transfers.empty());
+}
+
+// A cache updated in place and returned is the caller's: it may be handed
+// back in a tier (ho-plan-offload returns it as !ho.remote), so only the
+// update needs it on the device.
+TEST_F(LowerBoundsTest, ReturnedArgumentsNeedNotBeResidentAtExit) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f(%cache: tensor<1000xf32>, %new: tensor<10xf32>)
+        -> (tensor<1000xf32>, tensor<10xf32>) {
+      %updated = ho.compute "kv_append"(%cache, %new)
+          {tied_operands = array<i64: 0>}
+          : (tensor<1000xf32>, tensor<10xf32>) -> tensor<1000xf32>
+      %out = ho.compute "k"() : () -> tensor<10xf32>
+      return %updated, %out : tensor<1000xf32>, tensor<10xf32>
+    }
+  )mlir",
+                               4100);
+  // The update needs the cache and the new entries; the return only %out.
+  EXPECT_EQ(bounds.memoryBytes, 4040);
+  EXPECT_EQ(bounds.memoryOp, getOp(0));
+  // Nothing is live with the cache after its update: nothing must move.
+  EXPECT_TRUE(bounds.transfers.empty());
+}
+
+// Live data of 3 MB at the third op against a 2.5 MB budget: 0.5 MB of it
+// (%a, not used there) must leave the device and come back.
+constexpr llvm::StringLiteral kPressure = R"mlir(
+  func.func @f() {
+    %a = ho.compute "k"() {flops = 1000000 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+    %b = ho.compute "k"() {flops = 1000000 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+    %c = ho.compute "k"(%b) {flops = 1000000 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>) -> tensor<250000xf32>
+    %z = ho.compute "k"(%a, %c) {flops = 1000000 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>, tensor<250000xf32>) -> tensor<0xf32>
+    return
+  }
+)mlir";
+
+TEST_F(LowerBoundsTest, ExcessOverBudgetMustCrossBothWays) {
+  LowerBounds bounds = compute(kPressure, 2500000);
+  EXPECT_EQ(bounds.memoryBytes, 2 * kMB);
+  EXPECT_TRUE(bounds.fitsBudget());
+  EXPECT_NEAR(bounds.computeSeconds, 4e-6, kTolerance);
+  EXPECT_EQ(bounds.spillBytesToDevice, kMB / 2);
+  EXPECT_EQ(bounds.spillBytesFromDevice, kMB / 2);
+  ASSERT_EQ(bounds.transfers.size(), 2u);
+  EXPECT_EQ(bounds.transfers[0].tier, MemoryTier::pool);
+  EXPECT_TRUE(bounds.transfers[0].toDevice);
+  EXPECT_EQ(bounds.transfers[0].bytes, kMB / 2);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 0.5 * kMs, kTolerance);
+  EXPECT_FALSE(bounds.transfers[1].toDevice);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 0.5 * kMs, kTolerance);
+  EXPECT_NEAR(*bounds.getGap(1 * kMs), 1.0, 1e-9);
+
+  // One latency per direction.
+  target.getLink(MemoryTier::pool)->latency = 0.25 * kMs;
+  bounds = compute(kPressure, 2500000);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 0.75 * kMs, kTolerance);
+}
+
+TEST_F(LowerBoundsTest, NothingCrossesWhenTheProfileFits) {
+  LowerBounds bounds = compute(kPressure, 3 * kMB);
+  EXPECT_EQ(bounds.spillBytesToDevice, 0);
+  EXPECT_EQ(bounds.spillBytesFromDevice, 0);
+  EXPECT_TRUE(bounds.transfers.empty());
+  EXPECT_NEAR(bounds.getTimeSeconds(), 4e-6, kTolerance);
+}
+
+// The same computation with %a offloaded and prefetched back: transfers are
+// the plan, not the computation, so the bounds do not change.
+TEST_F(LowerBoundsTest, PlannedFunctionHasTheSameBounds) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f() {
+      %a = ho.compute "k"() {flops = 1000000 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %ra = ho.offload %a : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+      %b = ho.compute "k"() {flops = 1000000 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %c = ho.compute "k"(%b) {flops = 1000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<250000xf32>
+      %fa = ho.prefetch %ra : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+      %ta = ho.await %fa : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+      %z = ho.compute "k"(%ta, %c) {flops = 1000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>, tensor<250000xf32>) -> tensor<0xf32>
+      return
+    }
+  )mlir",
+                               2500000);
+  EXPECT_EQ(bounds.memoryBytes, 2 * kMB);
+  EXPECT_EQ(bounds.spillBytesToDevice, kMB / 2);
+  EXPECT_EQ(bounds.spillBytesFromDevice, kMB / 2);
+  EXPECT_NEAR(bounds.computeSeconds, 4e-6, kTolerance);
+}
+
+// The caller holds %w from entry, on the device or in a tier: under
+// pressure before its first use, it must come to the device, but it never
+// has to leave it.
+TEST_F(LowerBoundsTest, ArgumentsNeedNotLeaveTheDevice) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f(%w: tensor<250000xf32>) {
+      %a = ho.compute "k"() : () -> tensor<250000xf32>
+      %b = ho.compute "k"(%a) : (tensor<250000xf32>) -> tensor<250000xf32>
+      %z = ho.compute "k"(%b, %w) : (tensor<250000xf32>, tensor<250000xf32>) -> tensor<0xf32>
+      return
+    }
+  )mlir",
+                               2 * kMB);
+  EXPECT_EQ(bounds.spillBytesToDevice, kMB);
+  EXPECT_EQ(bounds.spillBytesFromDevice, 0);
+}
+
+// Two pressure points, the 3rd and the 6th op, with %w away at both. The
+// 4th op uses %w or an empty argument.
+static std::string getTwoPressurePoints(bool useInBetween) {
+  std::string ir = R"mlir(
+    func.func @f(%none: tensor<0xf32>) {
+      %w = ho.compute "k"() : () -> tensor<250000xf32>
+      %a = ho.compute "k"() : () -> tensor<250000xf32>
+      %b = ho.compute "k"(%a) : (tensor<250000xf32>) -> tensor<250000xf32>
+      %x = ho.compute "k"(%b, OPERAND) : (tensor<250000xf32>, TYPE) -> tensor<0xf32>
+      %c = ho.compute "k"() : () -> tensor<250000xf32>
+      %d = ho.compute "k"(%c) : (tensor<250000xf32>) -> tensor<250000xf32>
+      %y = ho.compute "k"(%d, %w)
+          : (tensor<250000xf32>, tensor<250000xf32>) -> tensor<0xf32>
+      return
+    }
+  )mlir";
+  ir.replace(ir.find("OPERAND"), 7, useInBetween ? "%w" : "%none");
+  ir.replace(ir.find("TYPE"), 4,
+             useInBetween ? "tensor<250000xf32>" : "tensor<0xf32>");
+  return ir;
+}
+
+// Without a use of %w in between, one round trip serves both points: 1 MB
+// each way, not 2.
+TEST_F(LowerBoundsTest, OneRoundTripCanServeTwoPressurePoints) {
+  LowerBounds bounds =
+      compute(getTwoPressurePoints(/*useInBetween=*/false), 2 * kMB);
+  EXPECT_EQ(bounds.spillBytesToDevice, kMB);
+  EXPECT_EQ(bounds.spillBytesFromDevice, kMB);
+}
+
+// With a use of %w in between it must come back twice; but a copy that it
+// is not written after serves both absences: it leaves the device once.
+TEST_F(LowerBoundsTest, AUseBetweenPressurePointsNeedsTwoFetches) {
+  LowerBounds bounds =
+      compute(getTwoPressurePoints(/*useInBetween=*/true), 2 * kMB);
+  EXPECT_EQ(bounds.spillBytesToDevice, 2 * kMB);
+  EXPECT_EQ(bounds.spillBytesFromDevice, kMB);
+}
+
+// A remote argument that an op uses crosses its own link at least once; one
+// that is prefetched but never used need not.
+TEST_F(LowerBoundsTest, UsedRemoteArgumentsCrossTheirLink) {
+  target.links[static_cast<unsigned>(MemoryTier::host)] = makeLink(0.5e9);
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f(%p: !ho.remote<tensor<250000xf32>>,
+                 %h: !ho.remote<tensor<250000xf32>, host>,
+                 %unused: !ho.remote<tensor<250000xf32>>) {
+      %fp = ho.prefetch %p : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+      %fh = ho.prefetch %h : !ho.remote<tensor<250000xf32>, host> -> !ho.future<tensor<250000xf32>>
+      %fu = ho.prefetch %unused : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+      %tp = ho.await %fp : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+      %th = ho.await %fh : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+      %tu = ho.await %fu : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+      %z = ho.compute "k"(%tp, %th) : (tensor<250000xf32>, tensor<250000xf32>) -> tensor<0xf32>
+      return
+    }
+  )mlir",
+                               0);
+  EXPECT_EQ(bounds.remoteArgumentBytes[static_cast<unsigned>(MemoryTier::pool)],
+            kMB);
+  EXPECT_EQ(bounds.remoteArgumentBytes[static_cast<unsigned>(MemoryTier::host)],
+            kMB);
+  ASSERT_EQ(bounds.transfers.size(), 2u);
+  EXPECT_EQ(bounds.transfers[0].tier, MemoryTier::pool);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 1 * kMs, kTolerance);
+  EXPECT_EQ(bounds.transfers[1].tier, MemoryTier::host);
+  EXPECT_NEAR(bounds.transfers[1].seconds, 2 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 2 * kMs, kTolerance);
+}
+
+// With two links, spilled bytes may take either: they share the load.
+TEST_F(LowerBoundsTest, SpillMayUseEveryLink) {
+  target.links[static_cast<unsigned>(MemoryTier::host)] = makeLink(1e9);
+  LowerBounds bounds = compute(kPressure, 2 * kMB);
+  ASSERT_EQ(bounds.transfers.size(), 2u);
+  EXPECT_EQ(bounds.transfers[0].tier, std::nullopt);
+  EXPECT_EQ(bounds.transfers[0].bytes, kMB);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 0.5 * kMs, kTolerance);
+}
+
+TEST_F(LowerBoundsTest, InfeasibleBudgetNamesTheOp) {
+  LowerBounds bounds = compute(kPressure, kMB);
+  EXPECT_FALSE(bounds.fitsBudget());
+  // Nothing is said to cross for a budget that nothing fits in.
+  EXPECT_TRUE(bounds.transfers.empty());
+
+  std::string message;
+  Location loc = UnknownLoc::get(&context);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    loc = diag.getLocation();
+    return success();
+  });
+  EXPECT_TRUE(failed(checkBudgetFits(bounds)));
+  EXPECT_EQ(message, "budget 1.00 MB is below what this op needs at once: "
+                     "2.00 MB (1.00 MB more); no schedule fits");
+  EXPECT_EQ(loc, getOp(2)->getLoc());
+
+  message.clear();
+  bounds = compute(kPressure, 2 * kMB);
+  EXPECT_TRUE(succeeded(checkBudgetFits(bounds)));
+  EXPECT_TRUE(message.empty());
+}
+} // namespace

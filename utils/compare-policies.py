@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Scores every policy on the named scenarios and prints a markdown table.
+
+For each scenario, hardware preset and budget: no offload, the reactive
+runtime, and the naive, distance and hyperoffload plans, all simulated on the
+same graph. Compiled plans are scored with a static memory plan
+(ho-assign-offsets, then allocator=static); the reactive runtime and naive
+always-offload with the dynamic allocator, like their real counterparts.
+
+  utils/compare-policies.py [BUILD_DIR]
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+SCENARIOS = [
+    ("deepseek-v3-nsa-decode", "48GB"),
+    ("llama3-8b-train", "64GB"),
+    ("llama3-8b-decode-128k", "24GB"),
+]
+HARDWARE = ["ascend910c-supernode", "ascend910c-host"]
+POLICIES = ["none", "reactive", "naive", "distance", "hyperoffload"]
+
+
+def run(*args, stdin=None):
+    result = subprocess.run(args, input=stdin, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, args))}:\n{result.stderr}")
+    return result.stdout
+
+
+def parse_report(text):
+    def seconds(label):
+        match = re.search(label + r"\s+([0-9.]+) (s|ms|us)", text)
+        value, unit = float(match.group(1)), match.group(2)
+        return value * {"s": 1.0, "ms": 1e-3, "us": 1e-6}[unit]
+
+    peak = re.search(r"peak footprint\s+([0-9.]+) (B|KB|MB|GB|TB)", text)
+    scale = {"B": 1e-9, "KB": 1e-6, "MB": 1e-3, "GB": 1.0, "TB": 1e3}
+    return {
+        "step": seconds("step time"),
+        "stall": seconds("stalls"),
+        "compactions": int(re.search(r"compactions\s+(\d+)", text).group(1)),
+        "peak": float(peak.group(1)) * scale[peak.group(2)],
+        "oom": "out of memory   yes" in text,
+    }
+
+
+def score(opt, graph, policy, hw, budget):
+    common = f"hw={hw} budget={budget}"
+    if policy == "none":
+        report = run(opt, graph, f"--ho-report={common} allocator=ideal",
+                     "-o", "/dev/null")
+    elif policy == "reactive":
+        report = run(opt, graph,
+                     f"--ho-report={common} mode=reactive allocator=dynamic",
+                     "-o", "/dev/null")
+    else:
+        planned = run(opt, graph, f"--ho-plan-offload={common} policy={policy}")
+        allocator = "dynamic" if policy == "naive" else "static"
+        if allocator == "static":
+            planned = run(opt, "-", f"--ho-assign-offsets={common}",
+                          stdin=planned)
+        report = run(opt, "-", f"--ho-report={common} allocator={allocator}",
+                     "-o", "/dev/null", stdin=planned)
+    return parse_report(report)
+
+
+def main():
+    build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
+    tool, opt = build / "bin" / "hyperoffload", build / "bin" / "hyperoffload-opt"
+    print("| scenario | hardware | budget | policy | step time | vs none "
+          "| stalls | compactions | peak | fits |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for scenario, budget in SCENARIOS:
+        with tempfile.NamedTemporaryFile(suffix=".mlir") as graph:
+            run(tool, "model", "emit", "--scenario", scenario, "-o", graph.name)
+            for hw in HARDWARE:
+                baseline = None
+                for policy in POLICIES:
+                    result = score(opt, graph.name, policy, hw, budget)
+                    baseline = baseline or result
+                    slowdown = result["step"] / baseline["step"]
+                    print(f"| `{scenario}` | {hw} | {budget} | {policy} "
+                          f"| {result['step'] * 1e3:.2f} ms | {slowdown:.2f}x "
+                          f"| {result['stall'] * 1e3:.2f} ms "
+                          f"| {result['compactions']} "
+                          f"| {result['peak']:.2f} GB "
+                          f"| {'no' if result['oom'] else 'yes'} |",
+                          flush=True)
+
+
+if __name__ == "__main__":
+    main()

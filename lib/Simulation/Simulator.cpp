@@ -434,6 +434,7 @@ LogicalResult TimelineSimulator::runAsWritten() {
     Operation *op = liveness.getOp(point);
     currentOp = op;
     catchUpWithTransfers();
+    result.issueTimes[op] = now;
     for (BufferId id : liveness.getDefinedAt(point))
       if (failed(allocate(id)))
         return failure();

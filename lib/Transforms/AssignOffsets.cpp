@@ -9,6 +9,7 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
+#include "StaticPlan.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Analysis/OffsetAssignment.h"
@@ -44,11 +45,8 @@ private:
 };
 } // namespace
 
-/// Places the buffers of `liveness`, live over the allocation event
-/// intervals that `run` recorded. An offloaded buffer stays allocated until
-/// its copy completes, and its interval says so.
-static OffsetAssignment assignOffsets(const BufferLiveness &liveness,
-                                      const SimulationResult &run) {
+OffsetAssignment ho::assignOffsets(const BufferLiveness &liveness,
+                                   const SimulationResult &run) {
   SmallVector<int64_t> sizes;
   SmallVector<LiveInterval> intervals;
   for (const BufferInfo &buffer : liveness.getBuffers()) {

@@ -9,6 +9,7 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
+#include "StaticPlan.h"
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Simulation/Simulator.h"
@@ -36,6 +37,8 @@ private:
                                  PlannerOptions options);
   void writePlan(func::FuncOp function, const BufferLiveness &liveness,
                  const OffloadPlan &plan);
+  void delayPrematurePrefetches(func::FuncOp function, const Target &target,
+                                int64_t budget);
 };
 
 /// Writes one function's plan. Ops are addressed by their program point in
@@ -200,6 +203,54 @@ void PlanOffloadPass::runOnOperation() {
           << ", over the budget of " << options.budget << " bytes";
     }
     writePlan(function, liveness, plan);
+    delayPrematurePrefetches(function, *target, options.budget);
+  }
+}
+
+void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
+                                               const Target &target,
+                                               int64_t budget) {
+  // Under contention a store can finish later than the planner's timeline
+  // said, and a prefetch of its copy would then start too early. Issue such
+  // a prefetch before the first op that starts after the store completes
+  // (at the latest right before its await); that only shortens how long it
+  // holds memory. When even the await comes too early, the gap is not
+  // offloaded after all.
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Ideal;
+  simulation.budget = budget;
+  simulation.recordTimeline = false;
+  for (unsigned attempt = 0; attempt < 4; ++attempt) {
+    FailureOr<SimulationResult> result =
+        simulate(function.getBody().front(), target, simulation);
+    if (failed(result) || result->prematurePrefetches.empty())
+      return;
+    for (const PrematurePrefetch &premature : result->prematurePrefetches) {
+      auto prefetch = cast<PrefetchOp>(premature.prefetch);
+      Operation *await = *prefetch.getResult().getUsers().begin();
+      Operation *target = await;
+      for (Operation *op = prefetch->getNextNode(); op && op != await;
+           op = op->getNextNode()) {
+        auto issued = result->issueTimes.find(op);
+        if (issued != result->issueTimes.end() &&
+            issued->second >= premature.offloadEnd) {
+          target = op;
+          break;
+        }
+      }
+      if (target != await) {
+        prefetch->moveBefore(target);
+        continue;
+      }
+      // The next use comes before the store can complete: keep the data on
+      // the device over this gap instead.
+      auto offload = cast<OffloadOp>(premature.offload);
+      await->getResult(0).replaceAllUsesWith(offload.getSource());
+      await->erase();
+      prefetch->erase();
+      if (offload->use_empty())
+        offload->erase();
+    }
   }
 }
 
@@ -220,9 +271,10 @@ PlannerOptions PlanOffloadPass::fitPlanToBudget(func::FuncOp function,
                                                 const Target &target,
                                                 PlannerOptions options) {
   // The planner's timeline is an estimate: a store may take longer under
-  // contention and keep its buffer a little longer. A policy that honours
-  // the budget is checked on the simulator, and replanned against a budget
-  // lowered by what the simulation exceeded, a few times at most.
+  // contention and keep its buffer a little longer, and a static memory
+  // plan adds some fragmentation. A policy that honours the budget is
+  // checked on the simulator and the offsets it leads to, and replanned
+  // against a budget lowered by the excess, a few times at most.
   if (options.policy != OffloadPolicy::HyperOffload)
     return options;
   int64_t budget = options.budget;
@@ -237,15 +289,20 @@ PlannerOptions PlanOffloadPass::fitPlanToBudget(func::FuncOp function,
     writer.storeRemoteResults();
     writer.updateFunctionType();
 
+    // The static memory plan the pipeline will assign must fit, not just
+    // the live bytes.
     SimulationOptions simulation;
     simulation.allocator = AllocatorKind::Ideal;
     simulation.budget = budget;
     simulation.recordTimeline = false;
     FailureOr<SimulationResult> result = simulate(body, target, simulation);
-    if (failed(result) || !result->outOfMemory ||
-        plan.estimatedPeak > options.budget)
+    if (failed(result) || plan.estimatedPeak > options.budget)
       return options;
-    options.budget -= result->peakLiveBytes - budget;
+    BufferLiveness planned(body, target.device.allocationGranularity);
+    int64_t arena = assignOffsets(planned, *result).getArenaSize();
+    if (arena <= budget)
+      return options;
+    options.budget -= arena - budget;
   }
   return options;
 }

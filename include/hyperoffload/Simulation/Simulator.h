@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Block.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <array>
 #include <string>
@@ -136,6 +137,8 @@ struct SimulationResult {
   /// Indexed by BufferId of the BufferLiveness of the simulated block.
   std::vector<BufferLifetime> lifetimes;
   std::vector<PrematurePrefetch> prematurePrefetches;
+  /// When each op of the body was issued on the compute stream.
+  llvm::DenseMap<Operation *, double> issueTimes;
 
   const LinkTraffic &getTraffic(MemoryTier tier, Direction direction) const {
     return traffic[static_cast<unsigned>(tier)]

@@ -1,0 +1,22 @@
+//===- StaticPlan.h - Offsets from a simulated run --------------*- C++ -*-===//
+
+#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_STATICPLAN_H
+#define HYPEROFFLOAD_LIB_TRANSFORMS_STATICPLAN_H
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/OffsetAssignment.h"
+#include "hyperoffload/Simulation/Simulator.h"
+
+namespace mlir {
+namespace ho {
+
+/// Places the buffers of `liveness`, live over the allocation event
+/// intervals that `run` recorded. An offloaded buffer stays allocated until
+/// its copy completes, and its interval says so.
+OffsetAssignment assignOffsets(const BufferLiveness &liveness,
+                               const SimulationResult &run);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_LIB_TRANSFORMS_STATICPLAN_H

@@ -195,11 +195,16 @@ void PlanOffloadPass::runOnOperation() {
     BufferLiveness liveness(body, target->device.allocationGranularity);
     OffloadPlan plan = planOffload(body, *target, planning);
     if (plan.estimatedPeak > planning.budget) {
-      Operation *peakOp = liveness.getOp(plan.estimatedPeakPoint);
+      unsigned point = plan.estimatedPeakPoint;
+      bool atExit = point == liveness.getExitPoint();
+      Operation *peakOp = atExit ? body.getTerminator() : liveness.getOp(point);
       emitWarning(peakOp ? peakOp->getLoc() : function.getLoc())
           << "the " << stringifyOffloadPolicy(policy)
           << " plan leaves an estimated " << plan.estimatedPeak
-          << " bytes live " << (peakOp ? "here" : "at function entry")
+          << " bytes live "
+          << (atExit   ? "when the function returns"
+              : peakOp ? "here"
+                       : "at function entry")
           << ", over the budget of " << options.budget << " bytes";
     }
     writePlan(function, liveness, plan);
@@ -302,7 +307,11 @@ PlannerOptions PlanOffloadPass::fitPlanToBudget(func::FuncOp function,
     int64_t arena = assignOffsets(planned, *result).getArenaSize();
     if (arena <= budget)
       return options;
-    options.budget -= arena - budget;
+    // Ask for the excess below what this plan reached, not below the
+    // previous target: a plan that already met that target would otherwise
+    // come back unchanged.
+    options.budget =
+        std::min(options.budget, plan.estimatedPeak) - (arena - budget);
   }
   return options;
 }

@@ -1,0 +1,605 @@
+//===- PipelinePropertyTest.cpp - The pipeline on random DAGs -------------===//
+//
+// Runs --hyperoffload (plan, offsets, verify) on random functions, random
+// hardware and random budgets, all drawn from fixed seeds, and checks what
+// must hold whatever they are:
+//
+//   1. a budget at least the memory lower bound is planned without an error,
+//      so ho-verify-schedule accepted the schedule;
+//   2. a budget below it is rejected with "no schedule fits";
+//   3. the plan, simulated with its static offsets in the budget, has no
+//      premature prefetch, does not run out of memory, never compacts, and
+//      is no faster than the time lower bound of the unplanned function;
+//   4. planning a copy of the same input again prints the same IR.
+//
+// HO_PROPERTY_SEED=<n> runs only seed n and prints its input, target and
+// budget, to reproduce a failure with hyperoffload-opt; HO_PROPERTY_SEEDS=<n>
+// runs seeds 0 to n-1 instead of the default count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/LowerBounds.h"
+#include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Target/Target.h"
+#include "hyperoffload/Transforms/Pipeline.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+constexpr uint64_t kNumSeeds = 3000;
+/// Every this many seeds, the pipeline runs a second time on a copy.
+constexpr uint64_t kDeterminismEvery = 10;
+/// Relative slack of the step time under the time lower bound (rounding).
+constexpr double kTimeEpsilon = 1e-9;
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+// The distributions of <random> differ between standard libraries; mapping
+// the engine's bits by hand keeps every seed the same case everywhere.
+using Rng = std::mt19937_64;
+
+double uniformReal(Rng &rng, double low, double high) {
+  double unit = static_cast<double>(rng() >> 11) * 0x1p-53; // [0, 1)
+  return low + (high - low) * unit;
+}
+
+/// Uniform in [low, high]; the modulo bias is irrelevant at these ranges.
+int64_t uniformInt(Rng &rng, int64_t low, int64_t high) {
+  return low +
+         static_cast<int64_t>(rng() % static_cast<uint64_t>(high - low + 1));
+}
+
+/// Sizes, times and bandwidths span decades: spread them evenly in log.
+double logUniform(Rng &rng, double low, double high) {
+  return std::exp(uniformReal(rng, std::log(low), std::log(high)));
+}
+
+bool chance(Rng &rng, double probability) {
+  return uniformReal(rng, 0, 1) < probability;
+}
+
+//===----------------------------------------------------------------------===//
+// Random hardware
+//===----------------------------------------------------------------------===//
+
+Target makeRandomTarget(Rng &rng) {
+  Target target;
+  target.name = "random";
+  DeviceModel &device = target.device;
+  device.peakFlopsF32 = logUniform(rng, 1e13, 1e15);
+  device.peakFlopsBF16 = device.peakFlopsF32 * uniformInt(rng, 2, 4);
+  device.peakFlopsFP8 = device.peakFlopsBF16 * 2;
+  // Far above any budget drawn here: the budget is what binds.
+  device.hbmCapacity = int64_t(64) << 30;
+  device.hbmBandwidth = logUniform(rng, 1e12, 5e12);
+  device.launchOverhead = uniformReal(rng, 0, 10e-6);
+  const int64_t granularities[] = {1, 256, 512};
+  device.allocationGranularity = granularities[uniformInt(rng, 0, 2)];
+  device.compactionOverhead = 100e-6;
+  device.collectiveBandwidth = 100e9;
+
+  // 1 to 3 distinct tiers, in random order of choice.
+  SmallVector<MemoryTier> tiers = {MemoryTier::pool, MemoryTier::host,
+                                   MemoryTier::disk};
+  for (unsigned i = tiers.size() - 1; i > 0; --i)
+    std::swap(tiers[i], tiers[uniformInt(rng, 0, i)]);
+  tiers.resize(uniformInt(rng, 1, 3));
+  for (MemoryTier tier : tiers) {
+    LinkModel link;
+    link.bandwidthToDevice = logUniform(rng, 1e9, 500e9);
+    link.bandwidthFromDevice = logUniform(rng, 1e9, 500e9);
+    link.latency = logUniform(rng, 0.5e-6, 100e-6);
+    link.queuesPerDirection = uniformInt(rng, 1, 4);
+    link.issueOverhead = uniformReal(rng, 0, 30e-6);
+    link.hbmContention = uniformReal(rng, 0, 0.2);
+    link.capacity = int64_t(1024) << 30;
+    target.links[static_cast<unsigned>(tier)] = link;
+  }
+  return target;
+}
+
+//===----------------------------------------------------------------------===//
+// Random functions
+//===----------------------------------------------------------------------===//
+
+/// Builds one random function: device arguments (plain inputs, KV caches
+/// appended in place and returned, weights read once or twice), then a DAG
+/// of ho.compute ops whose operands favour recent values but sometimes reach
+/// far back, so that some tensors sit idle across long gaps.
+struct RandomFunctionBuilder {
+  RandomFunctionBuilder(MLIRContext &context, Rng &rng, const Target &target)
+      : rng(rng), target(target), builder(&context) {}
+
+  OwningOpRef<ModuleOp> build() {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+    builder.setInsertionPointToEnd(module->getBody());
+    unsigned numOps = uniformInt(rng, 5, 60);
+    addArguments(numOps);
+    for (unsigned index = 0; index < numOps; ++index) {
+      for (auto [cache, appendAt] : llvm::enumerate(cacheAppendAt))
+        if (appendAt == index)
+          addKvAppend(cache);
+      addComputeOp(index);
+    }
+    addReturn();
+    return module;
+  }
+
+private:
+  /// A 2-D tensor of 4 KB to 32 MB, f32 or bf16.
+  RankedTensorType randomTensorType() {
+    bool bf16 = chance(rng, 0.5);
+    Type element = bf16 ? Type(builder.getBF16Type()) : builder.getF32Type();
+    int64_t width = bf16 ? 2 : 4;
+    const int64_t columnChoices[] = {64, 128, 256, 512, 1024};
+    int64_t columns = columnChoices[uniformInt(rng, 0, 4)];
+    double bytes = logUniform(rng, 4e3, 32e6);
+    int64_t rows = std::max<int64_t>(1, bytes / (width * columns));
+    return RankedTensorType::get({rows, columns}, element);
+  }
+
+  Location nameLoc(const llvm::Twine &name) {
+    return NameLoc::get(builder.getStringAttr(name));
+  }
+
+  void addArguments(unsigned numOps) {
+    SmallVector<Type> types;
+    SmallVector<StringRef> roles;
+    auto add = [&](StringRef role) {
+      types.push_back(randomTensorType());
+      roles.push_back(role);
+    };
+    unsigned numInputs = uniformInt(rng, 1, 2);
+    unsigned numCaches = uniformInt(rng, 0, 2);
+    unsigned numWeights = uniformInt(rng, 0, 4);
+    for (unsigned i = 0; i < numInputs; ++i)
+      add("");
+    for (unsigned i = 0; i < numCaches; ++i)
+      add("kv_cache");
+    for (unsigned i = 0; i < numWeights; ++i)
+      add("weight");
+
+    function = func::FuncOp::create(builder, nameLoc("f"), "f",
+                                    builder.getFunctionType(types, {}));
+    Block *body = function.addEntryBlock();
+    for (auto [index, role] : llvm::enumerate(roles))
+      if (!role.empty())
+        function.setArgAttr(index, "ho.role", builder.getStringAttr(role));
+    builder.setInsertionPointToStart(body);
+
+    // Inputs and caches are in the pool of values any op may read; a
+    // cache's entry is swapped for the appended cache at its append.
+    for (unsigned i = 0; i < numInputs + numCaches; ++i)
+      values.push_back(function.getArgument(i));
+    for (unsigned i = 0; i < numCaches; ++i) {
+      cacheArgs.push_back(function.getArgument(numInputs + i));
+      cacheAppendAt.push_back(uniformInt(rng, 0, numOps - 1));
+    }
+    // A weight is read by one or two ops, anywhere in the step.
+    weightReaders.resize(numOps);
+    for (unsigned i = 0; i < numWeights; ++i) {
+      Value weight = function.getArgument(numInputs + numCaches + i);
+      unsigned uses = uniformInt(rng, 1, 2);
+      unsigned first = uniformInt(rng, 0, numOps - 1);
+      weightReaders[first].push_back(weight);
+      unsigned second = uniformInt(rng, 0, numOps - 1);
+      if (uses == 2 && second != first)
+        weightReaders[second].push_back(weight);
+    }
+  }
+
+  /// Mostly one of the last few values (a chain of layers), sometimes any
+  /// earlier one (a skip connection, long idle gap before its reuse).
+  Value pickOperand() {
+    if (chance(rng, 0.25))
+      return values[uniformInt(rng, 0, values.size() - 1)];
+    int64_t back = 0;
+    while (back + 1 < static_cast<int64_t>(values.size()) && chance(rng, 0.5))
+      ++back;
+    return values[values.size() - 1 - back];
+  }
+
+  void addComputeOp(unsigned index) {
+    // 1-3 distinct operands: this op's weights, then values from the pool.
+    SmallVector<Value> operands(weightReaders[index]);
+    unsigned count = std::max<unsigned>(operands.size(), uniformInt(rng, 1, 3));
+    for (unsigned attempt = 0; operands.size() < count && attempt < 8;
+         ++attempt) {
+      Value operand = pickOperand();
+      if (!llvm::is_contained(operands, operand))
+        operands.push_back(operand);
+    }
+    // Microseconds to milliseconds on this device (f32 peak; bf16 ops run
+    // faster).
+    double seconds = logUniform(rng, 1e-6, 3e-3);
+    int64_t flops = std::llround(seconds * target.device.peakFlopsF32);
+    const char *kinds[] = {"matmul", "attention", "norm", "add", "gelu"};
+    StringRef kind = kinds[uniformInt(rng, 0, 4)];
+    auto op =
+        ComputeOp::create(builder, nameLoc("op" + llvm::Twine(index)),
+                          TypeRange{randomTensorType()}, kind, operands,
+                          builder.getI64IntegerAttr(flops), /*bytes=*/nullptr,
+                          /*tied_operands=*/nullptr);
+    values.push_back(op.getResult(0));
+  }
+
+  /// The cache updated in place with a recent value, as a decode step does.
+  void addKvAppend(unsigned cache) {
+    Value current = cacheArgs[cache];
+    Value entries = pickOperand();
+    for (unsigned attempt = 0; entries == current && attempt < 8; ++attempt)
+      entries = pickOperand();
+    if (entries == current)
+      entries = values.front(); // An input, never a cache.
+    auto op = ComputeOp::create(
+        builder, nameLoc("kv_append" + llvm::Twine(cache)),
+        TypeRange{current.getType()}, "kv_append", ValueRange{current, entries},
+        /*flops=*/nullptr, /*bytes=*/nullptr,
+        builder.getDenseI64ArrayAttr({0}));
+    // Later ops read the updated cache; none reads the overwritten one.
+    *llvm::find(values, current) = op.getResult(0);
+    appended.push_back(op.getResult(0));
+  }
+
+  /// The updated caches, the last value, and a few others.
+  void addReturn() {
+    SmallVector<Value> returned(appended);
+    for (Value value : values) {
+      bool wanted = value == values.back() || chance(rng, 0.1);
+      if (wanted && !isa<BlockArgument>(value) &&
+          !llvm::is_contained(returned, value))
+        returned.push_back(value);
+    }
+    func::ReturnOp::create(builder, nameLoc("return"), returned);
+    function.setType(builder.getFunctionType(function.getArgumentTypes(),
+                                             ValueRange(returned).getTypes()));
+  }
+
+  Rng &rng;
+  const Target &target;
+  OpBuilder builder;
+  func::FuncOp function;
+  /// Values an op may read, in definition order.
+  SmallVector<Value> values;
+  SmallVector<Value> cacheArgs;
+  /// The compute op each cache is appended before.
+  SmallVector<unsigned> cacheAppendAt;
+  /// The weights each compute op reads.
+  std::vector<SmallVector<Value>> weightReaders;
+  SmallVector<Value> appended;
+};
+
+//===----------------------------------------------------------------------===//
+// One case
+//===----------------------------------------------------------------------===//
+
+func::FuncOp getFunction(ModuleOp module) {
+  return *module.getOps<func::FuncOp>().begin();
+}
+
+std::string print(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+struct PipelineRun {
+  bool succeeded = false;
+  unsigned errors = 0;
+  /// Every diagnostic, with its severity, location and notes.
+  std::vector<std::string> diagnostics;
+
+  std::string joinDiagnostics() const {
+    std::string text;
+    for (const std::string &diagnostic : diagnostics)
+      text += diagnostic + "\n";
+    return text;
+  }
+};
+
+std::string describe(const Diagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  switch (diagnostic.getSeverity()) {
+  case DiagnosticSeverity::Error:
+    os << "error";
+    break;
+  case DiagnosticSeverity::Warning:
+    os << "warning";
+    break;
+  case DiagnosticSeverity::Note:
+    os << "note";
+    break;
+  case DiagnosticSeverity::Remark:
+    os << "remark";
+    break;
+  }
+  os << " at " << diagnostic.getLocation() << ": " << diagnostic;
+  for (const Diagnostic &note : diagnostic.getNotes())
+    os << "\n  note at " << note.getLocation() << ": " << note;
+  return text;
+}
+
+/// Runs the pipeline with the target in `hwPath` and `budget` bytes,
+/// capturing every diagnostic.
+PipelineRun runPipeline(ModuleOp module, StringRef hwPath, int64_t budget) {
+  PipelineRun run;
+  ScopedDiagnosticHandler handler(
+      module.getContext(), [&](Diagnostic &diagnostic) {
+        run.diagnostics.push_back(describe(diagnostic));
+        if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+          ++run.errors;
+        return success();
+      });
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  HyperOffloadPipelineOptions options;
+  options.hw = hwPath.str();
+  options.budget = std::to_string(budget) + "B";
+  buildHyperOffloadPipeline(pm, options);
+  run.succeeded = succeeded(pm.run(module));
+  return run;
+}
+
+/// The first error of `run` with every number replaced by N, so that
+/// failures of the same kind group together.
+std::string getFirstErrorShape(const PipelineRun &run) {
+  auto error = llvm::find_if(run.diagnostics, [](const std::string &d) {
+    return StringRef(d).starts_with("error");
+  });
+  if (error == run.diagnostics.end())
+    return "(no error, yet the pipeline failed)";
+  std::string shape;
+  for (char c : StringRef(*error).split('\n').first) {
+    bool digit = std::isdigit(static_cast<unsigned char>(c));
+    if (!digit && !(c == '.' && !shape.empty() && shape.back() == 'N'))
+      shape += c;
+    else if (shape.empty() || shape.back() != 'N')
+      shape += 'N';
+  }
+  return shape;
+}
+
+/// What one seed drew, to reproduce it.
+struct Case {
+  uint64_t seed = 0;
+  std::string targetJson;
+  std::string input;
+  int64_t budget = 0;
+  int64_t memoryBound = 0;
+  int64_t noOffloadPeak = 0;
+
+  std::string describe() const {
+    return llvm::formatv("seed {0}: budget {1} B, memory lower bound {2} B, "
+                         "peak without offload {3} B\ntarget:\n{4}\ninput:\n"
+                         "{5}",
+                         seed, budget, memoryBound, noOffloadPeak, targetJson,
+                         input)
+        .str();
+  }
+};
+
+class PipelinePropertyTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    int fd;
+    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("ho-property-target",
+                                                    "json", fd, hwPath));
+    llvm::sys::fs::closeFile(fd);
+  }
+  void TearDown() override { llvm::sys::fs::remove(hwPath); }
+
+  /// Draws and checks the case of `seed`.
+  void runSeed(uint64_t seed, bool verbose);
+
+  SmallString<128> hwPath;
+  /// Counts for the summary.
+  unsigned numFeasible = 0, numInfeasible = 0, numPlanned = 0, numRejected = 0,
+           numWithTransfers = 0, numDeterminismChecks = 0;
+  double sumRatio = 0;
+  /// Seeds whose feasible budget the pipeline did not meet, by the first
+  /// error they got with its numbers left out.
+  std::map<std::string, std::vector<uint64_t>> missedByError;
+  unsigned numMissed = 0;
+};
+
+void PipelinePropertyTest::runSeed(uint64_t seed, bool verbose) {
+  Rng rng(seed);
+  Case drawn;
+  drawn.seed = seed;
+
+  // The passes read the target from JSON: plan, bound and score on what
+  // they read back, so that all see the very same numbers.
+  Target generated = makeRandomTarget(rng);
+  drawn.targetJson = llvm::formatv("{0:2}", toJSON(generated)).str();
+  llvm::Expected<Target> parsed = parseTarget(drawn.targetJson, hwPath);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  Target target = std::move(*parsed);
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream file(hwPath, error);
+    ASSERT_FALSE(error) << error.message();
+    file << drawn.targetJson;
+  }
+
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  context.loadDialect<HODialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module =
+      RandomFunctionBuilder(context, rng, target).build();
+  ASSERT_TRUE(succeeded(verify(*module))) << print(*module);
+  drawn.input = print(*module);
+
+  // A budget from a little under what one op needs at once to a little
+  // over what the function needs without any offload.
+  Block &inputBody = getFunction(*module).getBody().front();
+  drawn.memoryBound =
+      computeLowerBounds(inputBody, target, target.device.hbmCapacity)
+          .memoryBytes;
+  drawn.noOffloadPeak =
+      BufferLiveness(inputBody, target.device.allocationGranularity)
+          .getPeakBytes();
+  drawn.budget =
+      uniformInt(rng, static_cast<int64_t>(0.8 * drawn.memoryBound),
+                 static_cast<int64_t>(std::ceil(1.2 * drawn.noOffloadPeak)));
+  LowerBounds bounds = computeLowerBounds(inputBody, target, drawn.budget);
+  if (verbose)
+    std::cout << drawn.describe() << "\n";
+
+  OwningOpRef<ModuleOp> copy;
+  if (seed % kDeterminismEvery == 0)
+    copy = module->clone();
+
+  PipelineRun run = runPipeline(*module, hwPath, drawn.budget);
+  if (verbose)
+    std::cout << "diagnostics:\n" << run.joinDiagnostics() << "\n";
+  std::string planned = print(*module);
+
+  // Property 4: the same input plans to the same IR, and fails the same way.
+  if (copy) {
+    ++numDeterminismChecks;
+    PipelineRun again = runPipeline(*copy, hwPath, drawn.budget);
+    EXPECT_EQ(again.succeeded, run.succeeded) << drawn.describe();
+    EXPECT_EQ(again.diagnostics, run.diagnostics) << drawn.describe();
+    EXPECT_EQ(print(*copy), planned) << drawn.describe();
+  }
+
+  if (!bounds.fitsBudget()) {
+    // Property 2: rejected at the op that needs more, never planned.
+    ++numInfeasible;
+    EXPECT_FALSE(run.succeeded) << drawn.describe();
+    bool noSchedule = llvm::any_of(run.diagnostics, [](const std::string &d) {
+      return StringRef(d).starts_with("error") &&
+             StringRef(d).contains("no schedule fits");
+    });
+    EXPECT_TRUE(noSchedule) << drawn.describe() << "\ndiagnostics:\n"
+                            << run.joinDiagnostics();
+    numRejected += !run.succeeded && noSchedule;
+  } else {
+    // Property 1: a feasible budget is met, and the verifier agrees.
+    ++numFeasible;
+    if (!run.succeeded || run.errors != 0) {
+      // Every miss must at least be the planner saying so: an error from a
+      // pass, never a crash or a schedule that verifies but misses.
+      EXPECT_NE(run.errors, 0u) << drawn.describe();
+      missedByError[getFirstErrorShape(run)].push_back(seed);
+      ++numMissed;
+      return;
+    }
+    ++numPlanned;
+
+    // Property 3: the schedule as written, at its static offsets.
+    Block &body = getFunction(*module).getBody().front();
+    numWithTransfers +=
+        !body.getOps<PrefetchOp>().empty() || !body.getOps<OffloadOp>().empty();
+    SimulationOptions options;
+    options.allocator = AllocatorKind::Static;
+    options.budget = drawn.budget;
+    options.recordTimeline = false;
+    PipelineRun simulationDiagnostics;
+    FailureOr<SimulationResult> result = failure();
+    {
+      ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+        simulationDiagnostics.diagnostics.push_back(describe(diagnostic));
+        return success();
+      });
+      result = simulate(body, target, options);
+    }
+    ASSERT_TRUE(succeeded(result)) << drawn.describe() << "\nplanned:\n"
+                                   << planned << "\nsimulation:\n"
+                                   << simulationDiagnostics.joinDiagnostics();
+    EXPECT_TRUE(result->prematurePrefetches.empty())
+        << drawn.describe() << "\nplanned:\n"
+        << planned;
+    EXPECT_FALSE(result->outOfMemory) << drawn.describe() << "\nplanned:\n"
+                                      << planned;
+    EXPECT_LE(result->peakFootprintBytes, drawn.budget)
+        << drawn.describe() << "\nplanned:\n"
+        << planned;
+    EXPECT_EQ(result->compactions, 0u) << drawn.describe();
+    double timeBound = bounds.getTimeSeconds();
+    EXPECT_GE(result->stepTime, timeBound * (1 - kTimeEpsilon))
+        << drawn.describe() << "\nplanned:\n"
+        << planned;
+    if (timeBound > 0)
+      sumRatio += result->stepTime / timeBound;
+  }
+}
+
+TEST_F(PipelinePropertyTest, RandomDags) {
+  auto start = std::chrono::steady_clock::now();
+  uint64_t first = 0, count = kNumSeeds;
+  bool verbose = false;
+  if (const char *seeds = std::getenv("HO_PROPERTY_SEEDS"))
+    count = std::strtoull(seeds, nullptr, 10);
+  if (const char *only = std::getenv("HO_PROPERTY_SEED")) {
+    first = std::strtoull(only, nullptr, 10);
+    count = 1;
+    verbose = true;
+  }
+  for (uint64_t seed = first; seed < first + count; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    runSeed(seed, verbose);
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  std::string missed;
+  for (const auto &[error, seeds] : missedByError) {
+    missed += llvm::formatv("\n  {0} seeds: {1}\n   ", seeds.size(), error);
+    for (uint64_t seed : seeds)
+      missed += " " + std::to_string(seed);
+  }
+  double meanRatio = numPlanned ? sumRatio / numPlanned : 0;
+  std::cout << llvm::formatv(
+                   "{0} seeds in {1:f1} s: {2} feasible budgets, {3} planned "
+                   "({4} with transfers), {5} missed; {6} infeasible, {7} "
+                   "rejected; {8} determinism checks; mean step time / time "
+                   "lower bound {9:f4}{10}\n",
+                   count, seconds, numFeasible, numPlanned, numWithTransfers,
+                   numMissed, numInfeasible, numRejected, numDeterminismChecks,
+                   meanRatio, missed)
+                   .str();
+  RecordProperty("feasible", numFeasible);
+  RecordProperty("succeeded", numPlanned);
+  RecordProperty("infeasible", numInfeasible);
+  RecordProperty("mean_step_time_over_bound", std::to_string(meanRatio));
+
+  // Property 1 over all seeds: wherever the memory lower bound is within the
+  // budget, the pipeline meets the budget. It does not hold yet: some budgets
+  // need an argument dropped and fetched again without staying in the tier
+  // from entry, which the planner does not consider, and some need compute
+  // to wait for a store, which the IR cannot express (see the scheduler
+  // notes). Until then this caps the misses at what the planner achieves
+  // today (760 of the 2407 feasible budgets of seeds 0-2999), so that any
+  // regression fails; lower it as the planner improves.
+  EXPECT_LE(numMissed * 3000, 760u * count)
+      << "more feasible budgets missed than before, by first error:" << missed;
+}
+} // namespace

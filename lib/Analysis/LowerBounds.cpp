@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/Analysis/LowerBounds.h"
+#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/OpCost.h"
@@ -528,30 +529,15 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   return bounds;
 }
 
-/// Formats bytes in decimal units, as the reports do ("9.50 GB").
-static std::string formatBytesForPeople(int64_t bytes) {
-  static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
-  double value = static_cast<double>(bytes);
-  unsigned unit = 0;
-  while (std::abs(value) >= 1000 && unit + 1 < std::size(units)) {
-    value /= 1000;
-    ++unit;
-  }
-  if (unit == 0)
-    return llvm::formatv("{0} B", bytes).str();
-  return llvm::formatv("{0:f2} {1}", value, units[unit]).str();
-}
-
 LogicalResult ho::checkBudgetFits(const LowerBounds &bounds) {
   if (bounds.fitsBudget() || !bounds.memoryOp)
     return success();
-  InFlightDiagnostic diag =
-      bounds.memoryOp->emitError()
-      << "budget " << formatBytesForPeople(bounds.budget)
-      << " is below what this op needs at once: "
-      << formatBytesForPeople(bounds.memoryBytes) << " ("
-      << formatBytesForPeople(bounds.memoryBytes - bounds.budget)
-      << " more); no schedule fits";
+  InFlightDiagnostic diag = bounds.memoryOp->emitError()
+                            << "budget " << formatBytes(bounds.budget)
+                            << " is below what this op needs at once: "
+                            << formatBytes(bounds.memoryBytes) << " ("
+                            << formatBytes(bounds.memoryBytes - bounds.budget)
+                            << " more); no schedule fits";
   if (bounds.memoryOp->hasTrait<OpTrait::IsTerminator>())
     diag.attachNote() << "the device results must all be on the device when "
                          "the function returns";

@@ -11,19 +11,6 @@
 using namespace mlir;
 using namespace mlir::ho;
 
-std::string ho::formatBytes(int64_t bytes) {
-  static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
-  double value = static_cast<double>(bytes);
-  unsigned unit = 0;
-  while (std::abs(value) >= 1000 && unit + 1 < std::size(units)) {
-    value /= 1000;
-    ++unit;
-  }
-  if (unit == 0)
-    return llvm::formatv("{0} B", bytes).str();
-  return llvm::formatv("{0:f2} {1}", value, units[unit]).str();
-}
-
 std::string ho::formatSeconds(double seconds) {
   if (seconds >= 1)
     return llvm::formatv("{0:f3} s", seconds).str();

@@ -3,6 +3,7 @@
 #include "hyperoffload/Target/MemoryBudget.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -14,6 +15,14 @@ static llvm::Error budgetError(llvm::StringRef text, llvm::StringRef why) {
       "invalid memory budget '" + text + "': " + why +
           " (expected bytes with a unit such as 48GiB or 500MB, a fraction "
           "of the capacity such as 0.75, or a percentage such as 75%)");
+}
+
+/// Rounds a budget down to whole bytes; less than one byte is an error (it
+/// would otherwise read as "no budget").
+static llvm::Expected<int64_t> toBytes(llvm::StringRef text, double bytes) {
+  if (bytes < 1)
+    return budgetError(text, "it is less than one byte");
+  return static_cast<int64_t>(std::floor(bytes));
 }
 
 llvm::Expected<int64_t> ho::parseMemoryBudget(llvm::StringRef text,
@@ -38,12 +47,12 @@ llvm::Expected<int64_t> ho::parseMemoryBudget(llvm::StringRef text,
     if (value > 1)
       return budgetError(text, "a plain number is a fraction of the "
                                "capacity and must not exceed 1");
-    return static_cast<int64_t>(std::floor(value * capacity));
+    return toBytes(text, value * capacity);
   }
   if (unit == "%") {
     if (value > 100)
       return budgetError(text, "a percentage must not exceed 100%");
-    return static_cast<int64_t>(std::floor(value / 100 * capacity));
+    return toBytes(text, value / 100 * capacity);
   }
   double scale = llvm::StringSwitch<double>(unit)
                      .Case("B", 1)
@@ -58,5 +67,18 @@ llvm::Expected<int64_t> ho::parseMemoryBudget(llvm::StringRef text,
                      .Default(0);
   if (scale == 0)
     return budgetError(text, "unknown unit '" + unit.str() + "'");
-  return static_cast<int64_t>(std::floor(value * scale));
+  return toBytes(text, value * scale);
+}
+
+std::string ho::formatBytes(int64_t bytes) {
+  static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+  double value = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (std::abs(value) >= 1000 && unit + 1 < std::size(units)) {
+    value /= 1000;
+    ++unit;
+  }
+  if (unit == 0)
+    return llvm::formatv("{0} B", bytes).str();
+  return llvm::formatv("{0:f2} {1}", value, units[unit]).str();
 }

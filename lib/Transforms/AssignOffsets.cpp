@@ -13,7 +13,6 @@
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Analysis/OffsetAssignment.h"
-#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -176,13 +175,9 @@ void AssignOffsetsPass::runOnOperation() {
     return signalPassFailure();
   std::optional<int64_t> budgetBytes;
   if (!budget.empty()) {
-    llvm::Expected<int64_t> bytes =
-        parseMemoryBudget(budget, target->device.hbmCapacity);
-    if (!bytes) {
-      emitError(module.getLoc())
-          << "invalid budget option: " << llvm::toString(bytes.takeError());
+    FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
+    if (failed(bytes))
       return signalPassFailure();
-    }
     budgetBytes = *bytes;
   }
 

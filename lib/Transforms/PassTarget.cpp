@@ -2,6 +2,8 @@
 
 #include "PassTarget.h"
 
+#include "hyperoffload/Target/MemoryBudget.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -20,4 +22,14 @@ FailureOr<Target> ho::loadPassTarget(Operation *anchor, llvm::StringRef hw,
              << "invalid hw-set option: " << llvm::toString(std::move(error));
   }
   return std::move(*target);
+}
+
+FailureOr<int64_t> ho::loadPassBudget(Operation *anchor, llvm::StringRef budget,
+                                      const Target &target) {
+  llvm::Expected<int64_t> bytes =
+      parseMemoryBudget(budget, target.device.hbmCapacity);
+  if (!bytes)
+    return emitError(anchor->getLoc())
+           << "invalid budget option: " << llvm::toString(bytes.takeError());
+  return *bytes;
 }

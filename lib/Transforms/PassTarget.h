@@ -17,6 +17,12 @@ namespace ho {
 FailureOr<Target> loadPassTarget(Operation *anchor, llvm::StringRef hw,
                                  llvm::ArrayRef<std::string> overrides);
 
+/// Parses a pass's `budget` option for `target` (its HBM capacity when
+/// empty). Emits the error at the location of `anchor` and fails when it is
+/// invalid.
+FailureOr<int64_t> loadPassBudget(Operation *anchor, llvm::StringRef budget,
+                                  const Target &target);
+
 } // namespace ho
 } // namespace mlir
 

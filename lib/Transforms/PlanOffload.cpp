@@ -13,7 +13,6 @@
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Simulation/Simulator.h"
-#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -167,13 +166,9 @@ void PlanOffloadPass::runOnOperation() {
   FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
   if (failed(target))
     return signalPassFailure();
-  llvm::Expected<int64_t> bytes =
-      parseMemoryBudget(budget, target->device.hbmCapacity);
-  if (!bytes) {
-    emitError(module.getLoc())
-        << "invalid budget option: " << llvm::toString(bytes.takeError());
+  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
+  if (failed(bytes))
     return signalPassFailure();
-  }
   PlannerOptions options;
   options.policy = policy;
   options.budget = *bytes;

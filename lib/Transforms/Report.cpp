@@ -5,7 +5,6 @@
 #include "PassTarget.h"
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Simulation/Report.h"
-#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -51,13 +50,9 @@ void ReportPass::runOnOperation() {
   options.allocator = allocator;
   options.mode = mode;
   options.recordTimeline = !traceFile.empty();
-  llvm::Expected<int64_t> bytes =
-      parseMemoryBudget(budget, target->device.hbmCapacity);
-  if (!bytes) {
-    emitError(module.getLoc())
-        << "invalid budget option: " << llvm::toString(bytes.takeError());
+  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
+  if (failed(bytes))
     return signalPassFailure();
-  }
   options.budget = *bytes;
 
   std::string error;

@@ -14,7 +14,6 @@
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Analysis/ScheduleChecks.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
-#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -182,20 +181,9 @@ void VerifySchedulePass::runOnOperation() {
   FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
   if (failed(target))
     return signalPassFailure();
-  llvm::Expected<int64_t> bytes =
-      parseMemoryBudget(budget, target->device.hbmCapacity);
-  if (!bytes) {
-    emitError(module.getLoc())
-        << "invalid budget option: " << llvm::toString(bytes.takeError());
+  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
+  if (failed(bytes))
     return signalPassFailure();
-  }
-  if (*bytes < 1) {
-    emitError(module.getLoc())
-        << "invalid budget option: '" << budget
-        << "' is less than one byte; give a positive size such as 48GiB";
-    return signalPassFailure();
-  }
-
   bool valid = true;
   for (auto function : module.getOps<FunctionOpInterface>()) {
     if (function.isExternal())

@@ -6,7 +6,7 @@
 
 // BUDGET: error: invalid budget option: invalid memory budget '2x': unknown unit 'x'
 // FRACTION: error: invalid budget option: invalid memory budget '1.5': a plain number is a fraction of the capacity and must not exceed 1
-// ZERO: error: invalid budget option: '0.5B' is less than one byte; give a positive size such as 48GiB
+// ZERO: error: invalid budget option: invalid memory budget '0.5B': it is less than one byte
 // PRESET: error: invalid hw option: unknown target preset 'no-such-preset'
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>

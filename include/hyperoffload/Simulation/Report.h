@@ -5,6 +5,7 @@
 
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,8 +31,6 @@ llvm::json::Value metricsToJSON(const SimulationResult &result,
 /// memory as a counter track.
 llvm::json::Value timelineToChromeTrace(const SimulationResult &result);
 
-/// Formats a byte count for people ("61.20 GB"); decimal units.
-std::string formatBytes(int64_t bytes);
 /// Formats a duration in seconds for people ("12.3 ms").
 std::string formatSeconds(double seconds);
 

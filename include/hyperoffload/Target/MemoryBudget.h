@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
+
 namespace mlir {
 namespace ho {
 
@@ -17,6 +19,9 @@ namespace ho {
 /// An empty string means the whole capacity.
 llvm::Expected<int64_t> parseMemoryBudget(llvm::StringRef text,
                                           int64_t capacity);
+
+/// Formats a byte count for people, in decimal units ("61.20 GB").
+std::string formatBytes(int64_t bytes);
 
 } // namespace ho
 } // namespace mlir

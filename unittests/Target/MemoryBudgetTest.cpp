@@ -1,0 +1,50 @@
+//===- MemoryBudgetTest.cpp - Budgets in every spelling -------------------===//
+
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::ho;
+
+namespace {
+constexpr int64_t kCapacity = int64_t(64) << 30; // 64 GiB
+
+int64_t parse(llvm::StringRef text) {
+  return llvm::cantFail(parseMemoryBudget(text, kCapacity));
+}
+
+std::string error(llvm::StringRef text) {
+  llvm::Expected<int64_t> budget = parseMemoryBudget(text, kCapacity);
+  EXPECT_FALSE(static_cast<bool>(budget)) << text.str();
+  return budget ? std::string() : llvm::toString(budget.takeError());
+}
+
+TEST(MemoryBudgetTest, Spellings) {
+  EXPECT_EQ(parse(""), kCapacity);
+  EXPECT_EQ(parse("48GiB"), int64_t(48) << 30);
+  EXPECT_EQ(parse("500MB"), 500000000);
+  EXPECT_EQ(parse("4096B"), 4096);
+  EXPECT_EQ(parse(" 1.5 KB "), 1500);
+  EXPECT_EQ(parse("0.75"), kCapacity / 4 * 3);
+  EXPECT_EQ(parse("75%"), kCapacity / 4 * 3);
+  EXPECT_EQ(parse("1"), kCapacity);
+}
+
+TEST(MemoryBudgetTest, BadBudgetsSayWhy) {
+  EXPECT_EQ(error("2x"),
+            "invalid memory budget '2x': unknown unit 'x' (expected bytes "
+            "with a unit such as 48GiB or 500MB, a fraction of the capacity "
+            "such as 0.75, or a percentage such as 75%)");
+  EXPECT_NE(error("1.5").find("must not exceed 1"), std::string::npos);
+  EXPECT_NE(error("120%").find("must not exceed 100%"), std::string::npos);
+  EXPECT_NE(error("-3GB").find("must be positive"), std::string::npos);
+  EXPECT_NE(error("GB").find("not a number"), std::string::npos);
+  EXPECT_NE(error("0.5B").find("less than one byte"), std::string::npos);
+}
+
+TEST(MemoryBudgetTest, FormatsBytesForPeople) {
+  EXPECT_EQ(formatBytes(999), "999 B");
+  EXPECT_EQ(formatBytes(1500), "1.50 KB");
+  EXPECT_EQ(formatBytes(61930000000), "61.93 GB");
+}
+} // namespace

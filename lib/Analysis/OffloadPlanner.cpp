@@ -60,7 +60,17 @@ private:
     GapWindow window;
     double score;
     double linkBusy;
+    /// An argument's stretch before its first use, taken together with a
+    /// later gap: dropping the fetched copy between uses relies on the tier
+    /// holding the argument, so the caller must keep it there from entry.
+    std::optional<size_t> leading;
+    GapWindow leadingWindow;
   };
+
+  /// Scores taking `gap` (and `leading`, if any) on `tier` at the peak.
+  std::optional<Choice> evaluate(size_t index, std::optional<size_t> leading,
+                                 MemoryTier tier, unsigned peak,
+                                 bool allowStalls);
 
   std::optional<Choice> choose(unsigned peak, bool allowStalls);
   void computeOverflowPrefix();
@@ -73,6 +83,8 @@ private:
   SmallVector<bool> used;
   /// The tier each argument was placed in, once its first gap is taken.
   DenseMap<BufferId, MemoryTier> argumentTier;
+  /// Each argument's stretch before its first use, by buffer.
+  DenseMap<BufferId, size_t> leadingGap;
   /// overflowPrefix[i]: points before i whose live bytes exceed the budget.
   SmallVector<int64_t> overflowPrefix;
 };
@@ -86,49 +98,68 @@ void HyperOffloadPolicy::computeOverflowPrefix() {
 }
 
 std::optional<HyperOffloadPolicy::Choice>
+HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
+                             MemoryTier tier, unsigned peak, bool allowStalls) {
+  std::optional<unsigned> exposedAt;
+  if (allowStalls)
+    exposedAt = peak;
+  int64_t size = context.getLiveness().getBuffer(candidates[index].buffer).size;
+  Choice choice{index, {}, 0, context.getLinkBusyTime(tier), leading, {}};
+  double transfer = 0, stall = 0, overflowPoints = 0;
+  bool covers = false;
+  // Sums what each gap of the choice relieves and costs.
+  auto add = [&](size_t gapIndex, GapWindow &window) {
+    const GapCandidate &gap = candidates[gapIndex];
+    std::optional<GapWindow> timed = context.timeGap(gap, tier, exposedAt);
+    if (!timed)
+      return false;
+    window = *timed;
+    covers |= window.covers(peak);
+    if (gap.nextUse != GapCandidate::kUnused)
+      transfer += *context.getTransferTime(tier, true, size);
+    if (window.storeStart)
+      transfer += *context.getTransferTime(tier, false, size);
+    stall += window.stall;
+    overflowPoints += countOverflowPoints(
+        window.firstFree, std::max(window.firstFree, window.prefetchBefore));
+    if (window.trailingFree != 0)
+      overflowPoints +=
+          countOverflowPoints(window.trailingFree, overflowPrefix.size() - 1);
+    return true;
+  };
+  if (!add(index, choice.window) ||
+      (leading && !add(*leading, choice.leadingWindow)) || !covers)
+    return std::nullopt;
+  // The most relief per second of transfer; hidden transfers cost link
+  // time, exposed ones mostly the wait.
+  double cost = allowStalls ? stall + 0.1 * transfer : transfer;
+  choice.score = static_cast<double>(size) * overflowPoints / (cost + 1e-9);
+  return choice;
+}
+
+std::optional<HyperOffloadPolicy::Choice>
 HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
   const BufferLiveness &liveness = context.getLiveness();
   std::optional<Choice> best;
   for (auto [index, gap] : llvm::enumerate(candidates)) {
     if (used[index])
       continue;
-    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
-    bool argument = buffer.isArgument();
-    // An argument is fetched from the tier the caller keeps it in: its
-    // later gaps need its first one, and the same tier.
+    // An argument is fetched from the tier the caller keeps it in: a later
+    // gap goes to the same tier, or comes with its first stretch.
+    std::optional<size_t> leading;
     auto placed = argumentTier.find(gap.buffer);
-    if (argument && gap.lastUse != 0 && placed == argumentTier.end())
-      continue;
+    if (liveness.getBuffer(gap.buffer).isArgument() && gap.lastUse != 0 &&
+        placed == argumentTier.end())
+      leading = leadingGap.lookup(gap.buffer);
     for (MemoryTier tier : context.getTiers()) {
       if (placed != argumentTier.end() && placed->second != tier)
         continue;
-      std::optional<GapWindow> window = context.timeGap(
-          gap, tier,
-          allowStalls ? std::optional<unsigned>(peak) : std::nullopt);
-      if (!window || !window->covers(peak))
-        continue;
-      double transfer =
-          (gap.nextUse == GapCandidate::kUnused
-               ? 0.0
-               : *context.getTransferTime(tier, true, buffer.size)) +
-          (window->storeStart
-               ? *context.getTransferTime(tier, false, buffer.size)
-               : 0.0);
-      int64_t overflowPoints = countOverflowPoints(
-          window->firstFree,
-          std::max(window->firstFree, window->prefetchBefore));
-      if (window->trailingFree != 0)
-        overflowPoints += countOverflowPoints(window->trailingFree,
-                                              overflowPrefix.size() - 1);
-      double relieved = static_cast<double>(buffer.size) * overflowPoints;
-      // Hidden transfers cost link time; exposed ones cost mostly the wait.
-      double cost = allowStalls ? window->stall + 0.1 * transfer : transfer;
-      Choice choice{index, *window, relieved / (cost + 1e-9),
-                    context.getLinkBusyTime(tier)};
-      // The most relief per second of transfer; on a tie the less busy
-      // link, so that traffic spreads over the tiers.
-      if (!best || choice.score > best->score ||
-          (choice.score == best->score && choice.linkBusy < best->linkBusy))
+      std::optional<Choice> choice =
+          evaluate(index, leading, tier, peak, allowStalls);
+      // On a tie the less busy link, so that traffic spreads over tiers.
+      if (choice &&
+          (!best || choice->score > best->score ||
+           (choice->score == best->score && choice->linkBusy < best->linkBusy)))
         best = choice;
     }
   }
@@ -138,6 +169,10 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
 SmallVector<Decision> HyperOffloadPolicy::run() {
   candidates = context.enumerateGaps();
   used.assign(candidates.size(), false);
+  for (auto [index, gap] : llvm::enumerate(candidates))
+    if (gap.lastUse == 0 &&
+        context.getLiveness().getBuffer(gap.buffer).isArgument())
+      leadingGap[gap.buffer] = index;
   SmallVector<Decision> decisions;
   while (true) {
     unsigned peak = context.getPeakPoint();
@@ -151,6 +186,12 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
       choice = choose(peak, /*allowStalls=*/true);
     if (!choice)
       break; // Nothing more can be moved out at the peak.
+    if (choice->leading) {
+      const GapCandidate &leading = candidates[*choice->leading];
+      used[*choice->leading] = true;
+      context.commit(leading, choice->leadingWindow);
+      decisions.push_back({leading, choice->leadingWindow});
+    }
     const GapCandidate &gap = candidates[choice->candidate];
     used[choice->candidate] = true;
     if (context.getLiveness().getBuffer(gap.buffer).isArgument())

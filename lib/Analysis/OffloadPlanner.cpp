@@ -151,6 +151,11 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
     if (liveness.getBuffer(gap.buffer).isArgument() && gap.lastUse != 0 &&
         placed == argumentTier.end())
       leading = leadingGap.lookup(gap.buffer);
+    // A gap between uses relieves only the points strictly inside it; an
+    // argument's first stretch may cover any point.
+    if (gap.lastUse != 0 && !leading &&
+        (peak <= gap.lastUse || peak >= gap.nextUse))
+      continue;
     for (MemoryTier tier : context.getTiers()) {
       if (placed != argumentTier.end() && placed->second != tier)
         continue;

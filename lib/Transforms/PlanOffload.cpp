@@ -32,8 +32,9 @@ struct PlanOffloadPass : public ho::impl::PlanOffloadBase<PlanOffloadPass> {
   void runOnOperation() override;
 
 private:
-  PlannerOptions fitPlanToBudget(func::FuncOp function, const Target &target,
-                                 PlannerOptions options);
+  std::pair<PlannerOptions, OffloadPlan>
+  fitPlanToBudget(func::FuncOp function, const Target &target,
+                  PlannerOptions options);
   void writePlan(func::FuncOp function, const BufferLiveness &liveness,
                  const OffloadPlan &plan);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
@@ -185,10 +186,9 @@ void PlanOffloadPass::runOnOperation() {
       signalPassFailure();
       continue;
     }
-    PlannerOptions planning = fitPlanToBudget(function, *target, options);
+    auto [planning, plan] = fitPlanToBudget(function, *target, options);
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target->device.allocationGranularity);
-    OffloadPlan plan = planOffload(body, *target, planning);
     if (plan.estimatedPeak > planning.budget) {
       unsigned point = plan.estimatedPeakPoint;
       bool atExit = point == liveness.getExitPoint();
@@ -267,22 +267,25 @@ void PlanOffloadPass::writePlan(func::FuncOp function,
   numPrefetches += writer.numPrefetches;
 }
 
-PlannerOptions PlanOffloadPass::fitPlanToBudget(func::FuncOp function,
-                                                const Target &target,
-                                                PlannerOptions options) {
+std::pair<PlannerOptions, OffloadPlan>
+PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
+                                 PlannerOptions options) {
   // The planner's timeline is an estimate: a store may take longer under
   // contention and keep its buffer a little longer, and a static memory
   // plan adds some fragmentation. A policy that honours the budget is
   // checked on the simulator and the offsets it leads to, and replanned
   // against a budget lowered by the excess, a few times at most.
+  Block &original = function.getBody().front();
+  OffloadPlan plan = planOffload(original, target, options);
   if (options.policy != OffloadPolicy::HyperOffload)
-    return options;
+    return {options, plan};
   int64_t budget = options.budget;
-  for (unsigned attempt = 0; attempt < 4; ++attempt) {
+  for (unsigned attempt = 1;; ++attempt) {
+    if (plan.estimatedPeak > options.budget)
+      return {options, plan};
     OwningOpRef<func::FuncOp> trial = function.clone();
     Block &body = trial->getBody().front();
     BufferLiveness liveness(body, target.device.allocationGranularity);
-    OffloadPlan plan = planOffload(body, target, options);
     PlanWriter writer(*trial, liveness);
     writer.makeArgumentsRemote(plan.remoteArguments);
     writer.writeGaps(plan.gaps);
@@ -296,17 +299,19 @@ PlannerOptions PlanOffloadPass::fitPlanToBudget(func::FuncOp function,
     simulation.budget = budget;
     simulation.recordTimeline = false;
     FailureOr<SimulationResult> result = simulate(body, target, simulation);
-    if (failed(result) || plan.estimatedPeak > options.budget)
-      return options;
+    if (failed(result))
+      return {options, plan};
     BufferLiveness planned(body, target.device.allocationGranularity);
     int64_t arena = assignOffsets(planned, *result).getArenaSize();
     if (arena <= budget)
-      return options;
+      return {options, plan};
     // Ask for the excess below what this plan reached, not below the
     // previous target: a plan that already met that target would otherwise
     // come back unchanged.
     options.budget =
         std::min(options.budget, plan.estimatedPeak) - (arena - budget);
+    plan = planOffload(original, target, options);
+    if (attempt == 4)
+      return {options, plan};
   }
-  return options;
 }

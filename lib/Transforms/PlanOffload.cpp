@@ -51,6 +51,14 @@ public:
       ops.push_back(liveness.getOp(point));
   }
 
+  /// Writes all of `plan`.
+  void write(const OffloadPlan &plan) {
+    makeArgumentsRemote(plan.remoteArguments);
+    writeGaps(plan.gaps);
+    storeRemoteResults();
+    updateFunctionType();
+  }
+
   void makeArgumentsRemote(ArrayRef<RemoteArgument> arguments);
   void writeGaps(ArrayRef<PlannedGap> gaps);
   void storeRemoteResults();
@@ -258,10 +266,7 @@ void PlanOffloadPass::writePlan(func::FuncOp function,
                                 const BufferLiveness &liveness,
                                 const OffloadPlan &plan) {
   PlanWriter writer(function, liveness);
-  writer.makeArgumentsRemote(plan.remoteArguments);
-  writer.writeGaps(plan.gaps);
-  writer.storeRemoteResults();
-  writer.updateFunctionType();
+  writer.write(plan);
   numRemoteArguments += plan.remoteArguments.size();
   numOffloads += writer.numOffloads;
   numPrefetches += writer.numPrefetches;
@@ -286,11 +291,7 @@ PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
     OwningOpRef<func::FuncOp> trial = function.clone();
     Block &body = trial->getBody().front();
     BufferLiveness liveness(body, target.device.allocationGranularity);
-    PlanWriter writer(*trial, liveness);
-    writer.makeArgumentsRemote(plan.remoteArguments);
-    writer.writeGaps(plan.gaps);
-    writer.storeRemoteResults();
-    writer.updateFunctionType();
+    PlanWriter(*trial, liveness).write(plan);
 
     // The static memory plan the pipeline will assign must fit, not just
     // the live bytes.

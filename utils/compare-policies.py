@@ -9,7 +9,8 @@ always-offload with the dynamic allocator, like their real counterparts.
 Every step time is also compared with the time lower bound of the unplanned
 graph at the same budget (a negative gap means the run did not fit).
 
-  utils/compare-policies.py [BUILD_DIR]
+  utils/compare-policies.py [BUILD_DIR]                 # the policy table
+  utils/compare-policies.py BUILD_DIR --allocators     # each plan, both allocators
 """
 
 import pathlib
@@ -53,7 +54,8 @@ def parse_report(text):
     }
 
 
-def score(opt, graph, policy, hw, budget):
+def score(opt, graph, policy, hw, budget, allocator=None):
+    """Scores `policy`; `allocator` overrides the one its counterpart uses."""
     common = f"hw={hw} budget={budget}"
     if policy == "none":
         report = run(opt, graph, f"--ho-report={common} allocator=ideal",
@@ -64,7 +66,8 @@ def score(opt, graph, policy, hw, budget):
                      "-o", "/dev/null")
     else:
         planned = run(opt, graph, f"--ho-plan-offload={common} policy={policy}")
-        allocator = "dynamic" if policy == "naive" else "static"
+        if allocator is None:
+            allocator = "dynamic" if policy == "naive" else "static"
         if allocator == "static":
             # No budget here: a baseline that ignores it gets its offsets
             # anyway, and the report says that it does not fit.
@@ -78,6 +81,9 @@ def score(opt, graph, policy, hw, budget):
 def main():
     build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
     tool, opt = build / "bin" / "hyperoffload", build / "bin" / "hyperoffload-opt"
+    if len(sys.argv) > 2 and sys.argv[2] == "--allocators":
+        print_allocator_table(tool, opt)
+        return
     print("| scenario | hardware | budget | policy | step time | vs none "
           "| vs time bound | transfer stalls | compactions | peak | fits |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -102,6 +108,30 @@ def main():
                           f"| {result['peak']:.2f} GB "
                           f"| {'no' if result['oom'] else 'yes'} |",
                           flush=True)
+
+
+def print_allocator_table(tool, opt):
+    """Every plan under both allocators: what the static memory plan itself
+    buys, apart from the plan's timing."""
+    print("| scenario | hardware | policy | static: step time | static: peak "
+          "| dynamic: step time | dynamic: compactions | dynamic: peak |")
+    print("|---|---|---|---|---|---|---|---|")
+    for scenario, budget in SCENARIOS:
+        with tempfile.NamedTemporaryFile(suffix=".mlir") as graph:
+            run(tool, "model", "emit", "--scenario", scenario, "-o", graph.name)
+            for hw in HARDWARE:
+                for policy in ["naive", "distance", "hyperoffload"]:
+                    static = score(opt, graph.name, policy, hw, budget,
+                                   "static")
+                    dynamic = score(opt, graph.name, policy, hw, budget,
+                                    "dynamic")
+                    print(f"| `{scenario}` | {hw} | {policy} "
+                          f"| {static['step'] * 1e3:.2f} ms "
+                          f"| {static['peak']:.2f} GB "
+                          f"| {dynamic['step'] * 1e3:.2f} ms "
+                          f"| {dynamic['compactions']} "
+                          f"({dynamic['compaction'] * 1e3:.1f} ms) "
+                          f"| {dynamic['peak']:.2f} GB |", flush=True)
 
 
 if __name__ == "__main__":

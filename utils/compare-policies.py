@@ -4,8 +4,9 @@
 For each scenario, hardware preset and budget: no offload, the reactive
 runtime, and the naive, distance and hyperoffload plans, all simulated on the
 same graph. Compiled plans are scored with a static memory plan
-(ho-assign-offsets, then allocator=static); the reactive runtime and naive
-always-offload with the dynamic allocator, like their real counterparts.
+(ho-assign-offsets, then allocator=static); the reactive runtime, naive
+always-offload and the ZeRO-Infinity-style window with the dynamic
+allocator, like their real counterparts.
 Every step time is also compared with the time lower bound of the unplanned
 graph at the same budget (a negative gap means the run did not fit).
 
@@ -25,7 +26,7 @@ SCENARIOS = [
     ("llama3-8b-decode-128k", "24GB"),
 ]
 HARDWARE = ["ascend910c-supernode", "ascend910c-host"]
-POLICIES = ["none", "reactive", "naive", "distance", "hyperoffload"]
+POLICIES = ["none", "reactive", "naive", "window", "distance", "hyperoffload"]
 
 
 def run(*args, stdin=None):
@@ -67,7 +68,8 @@ def score(opt, graph, policy, hw, budget, allocator=None):
     else:
         planned = run(opt, graph, f"--ho-plan-offload={common} policy={policy}")
         if allocator is None:
-            allocator = "dynamic" if policy == "naive" else "static"
+            runtime = policy in ("naive", "window")
+            allocator = "dynamic" if runtime else "static"
         if allocator == "static":
             # No budget here: a baseline that ignores it gets its offsets
             # anyway, and the report says that it does not fit.
@@ -120,7 +122,7 @@ def print_allocator_table(tool, opt):
         with tempfile.NamedTemporaryFile(suffix=".mlir") as graph:
             run(tool, "model", "emit", "--scenario", scenario, "-o", graph.name)
             for hw in HARDWARE:
-                for policy in ["naive", "distance", "hyperoffload"]:
+                for policy in ["naive", "window", "distance", "hyperoffload"]:
                     static = score(opt, graph.name, policy, hw, budget,
                                    "static")
                     dynamic = score(opt, graph.name, policy, hw, budget,

@@ -23,6 +23,8 @@ llvm::StringRef ho::stringifyOffloadPolicy(OffloadPolicy policy) {
     return "naive";
   case OffloadPolicy::Distance:
     return "distance";
+  case OffloadPolicy::Window:
+    return "window";
   }
   llvm_unreachable("unknown policy");
 }
@@ -32,6 +34,7 @@ std::optional<OffloadPolicy> ho::parseOffloadPolicy(llvm::StringRef name) {
       .Case("hyperoffload", OffloadPolicy::HyperOffload)
       .Case("naive", OffloadPolicy::Naive)
       .Case("distance", OffloadPolicy::Distance)
+      .Case("window", OffloadPolicy::Window)
       .Default(std::nullopt);
 }
 
@@ -293,6 +296,68 @@ SmallVector<Decision> runDistance(PlanningContext &context,
   }
   return decisions;
 }
+/// The layer an op belongs to by its name, with the pass it runs in:
+/// "layer 3" or "backward / layer 3"; empty when it names none.
+static std::string getLayerKey(Operation *op) {
+  auto named = dyn_cast<NameLoc>(op->getLoc());
+  if (!named)
+    return "";
+  llvm::StringRef name = named.getName().getValue();
+  size_t layer = name.find("layer ");
+  if (layer == llvm::StringRef::npos)
+    return "";
+  size_t end = name.find(" /", layer);
+  return name.substr(0, end).str();
+}
+
+/// ZeRO-Infinity-style parameter prefetch: layers are the stretches of ops
+/// named after one layer, in execution order (the backward pass visits them
+/// again, in reverse); every weight argument stays in the tier and is
+/// fetched when the layer `windowLayers` before the one that uses it
+/// starts. No cost model and no budget: the window is the knob.
+SmallVector<Decision> runWindow(PlanningContext &context,
+                                const PlannerOptions &options) {
+  const BufferLiveness &liveness = context.getLiveness();
+  // The first point of every layer stretch, and the stretch of each point.
+  SmallVector<unsigned> stretchStart;
+  SmallVector<unsigned> stretchOf(liveness.getExitPoint() + 1, 0);
+  std::string current;
+  for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
+    std::string key = getLayerKey(liveness.getOp(point));
+    if (!key.empty() && key != current) {
+      stretchStart.push_back(point);
+      current = key;
+    }
+    stretchOf[point] = stretchStart.empty() ? 0 : stretchStart.size() - 1;
+  }
+  stretchOf[liveness.getExitPoint()] = stretchOf[liveness.getExitPoint() - 1];
+
+  MemoryTier tier = context.getTiers().front();
+  SmallVector<Decision> decisions;
+  // Weights the caller keeps in the tier: only those can be dropped and
+  // fetched again between uses.
+  llvm::SmallDenseSet<BufferId> remote;
+  for (const GapCandidate &gap : context.enumerateGaps()) {
+    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+    if (gap.lastUse != 0 && !remote.contains(gap.buffer))
+      continue;
+    if (!buffer.isArgument() || getArgumentRole(buffer.root) != "weight" ||
+        gap.nextUse == GapCandidate::kUnused ||
+        getLayerKey(
+            liveness.getOp(std::min(gap.nextUse, liveness.getExitPoint() - 1)))
+            .empty())
+      continue;
+    unsigned stretch = stretchOf[gap.nextUse];
+    unsigned issue = stretch >= options.windowLayers
+                         ? stretchStart[stretch - options.windowLayers]
+                         : 1;
+    GapWindow window = context.placeBefore(gap, tier, issue);
+    context.commit(gap, window);
+    decisions.push_back({gap, window});
+    remote.insert(gap.buffer);
+  }
+  return decisions;
+}
 } // namespace
 
 OffloadPlan ho::planOffload(Block &body, const Target &target,
@@ -309,6 +374,9 @@ OffloadPlan ho::planOffload(Block &body, const Target &target,
       break;
     case OffloadPolicy::Distance:
       decisions = runDistance(context, options);
+      break;
+    case OffloadPolicy::Window:
+      decisions = runWindow(context, options);
       break;
     }
   }

@@ -265,6 +265,13 @@ void PlanningContext::timeTrailingStretch(BufferId id, MemoryTier tier,
 GapWindow PlanningContext::placeByDistance(const GapCandidate &gap,
                                            MemoryTier tier,
                                            unsigned lead) const {
+  return placeBefore(gap, tier,
+                     gap.nextUse > gap.lastUse + lead ? gap.nextUse - lead
+                                                      : gap.lastUse + 1);
+}
+
+GapWindow PlanningContext::placeBefore(const GapCandidate &gap, MemoryTier tier,
+                                       unsigned prefetchBefore) const {
   const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
   GapWindow window;
   window.tier = tier;
@@ -281,7 +288,7 @@ GapWindow PlanningContext::placeByDistance(const GapCandidate &gap,
         std::max(gap.lastUse + 1, getFirstPointStartingAfter(window.storeEnd));
   }
   window.prefetchBefore =
-      gap.nextUse > gap.lastUse + lead ? gap.nextUse - lead : gap.lastUse + 1;
+      std::clamp(prefetchBefore, gap.lastUse + 1, gap.nextUse);
   window.prefetchStart = starts[window.prefetchBefore];
   window.prefetchEnd =
       window.prefetchStart + *getTransferTime(tier, true, buffer.size);

@@ -138,6 +138,10 @@ public:
   /// policies without a cost model place transfers.
   GapWindow placeByDistance(const GapCandidate &gap, MemoryTier tier,
                             unsigned lead) const;
+  /// The same with the prefetch issued before the op at `prefetchBefore`
+  /// (kept inside the gap).
+  GapWindow placeBefore(const GapCandidate &gap, MemoryTier tier,
+                        unsigned prefetchBefore) const;
 
   /// Records `window`: reserves its transfers and lowers the profile.
   void commit(const GapCandidate &gap, const GapWindow &window);

@@ -39,6 +39,11 @@ private:
                  const OffloadPlan &plan);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
                                 int64_t budget);
+  std::optional<double> scorePlan(func::FuncOp function, const Target &target,
+                                  int64_t budget, const OffloadPlan &plan);
+  OffloadPlan preferFasterLayerWindow(func::FuncOp function,
+                                      const Target &target,
+                                      PlannerOptions options, OffloadPlan plan);
 };
 
 /// Writes one function's plan. Ops are addressed by their program point in
@@ -124,7 +129,12 @@ void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
       source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
       ++numOffloads;
     }
-    builder.setInsertionPoint(opAt(gap.prefetchBefore));
+    // Ahead of the awaits already placed before that op: a prefetch issued
+    // after another transfer's await would wait for it for nothing.
+    Operation *before = opAt(gap.prefetchBefore);
+    while (isa_and_nonnull<AwaitOp>(before->getPrevNode()))
+      before = before->getPrevNode();
+    builder.setInsertionPoint(before);
     Value future = PrefetchOp::create(builder, loc, source);
     ++numPrefetches;
     builder.setInsertionPoint(opAt(gap.nextUse));
@@ -184,6 +194,7 @@ void PlanOffloadPass::runOnOperation() {
   options.distanceMinGap = distanceMinGap;
   options.distanceMaxTensors = distanceMaxTensors;
   options.distancePrefetchLead = distancePrefetchLead;
+  options.windowLayers = windowLayers;
 
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())
@@ -195,6 +206,8 @@ void PlanOffloadPass::runOnOperation() {
       continue;
     }
     auto [planning, plan] = fitPlanToBudget(function, *target, options);
+    if (policy == OffloadPolicy::HyperOffload)
+      plan = preferFasterLayerWindow(function, *target, options, plan);
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target->device.allocationGranularity);
     if (plan.estimatedPeak > planning.budget) {
@@ -315,4 +328,53 @@ PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
     if (attempt == 4)
       return {options, plan};
   }
+}
+
+std::optional<double> PlanOffloadPass::scorePlan(func::FuncOp function,
+                                                 const Target &target,
+                                                 int64_t budget,
+                                                 const OffloadPlan &plan) {
+  // The step time of `plan` on its static memory plan, when that fits.
+  OwningOpRef<func::FuncOp> trial = function.clone();
+  Block &body = trial->getBody().front();
+  PlanWriter(*trial, BufferLiveness(body, target.device.allocationGranularity))
+      .write(plan);
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Ideal;
+  simulation.budget = budget;
+  simulation.recordTimeline = false;
+  FailureOr<SimulationResult> result = simulate(body, target, simulation);
+  if (failed(result) || !result->prematurePrefetches.empty())
+    return std::nullopt;
+  BufferLiveness planned(body, target.device.allocationGranularity);
+  if (assignOffsets(planned, *result).getArenaSize() > budget)
+    return std::nullopt;
+  return result->stepTime;
+}
+
+OffloadPlan PlanOffloadPass::preferFasterLayerWindow(func::FuncOp function,
+                                                     const Target &target,
+                                                     PlannerOptions options,
+                                                     OffloadPlan plan) {
+  // When the links cannot hide what must move, fetching whole layers of
+  // weights a fixed number of layers ahead keeps a link busier than timing
+  // gaps one by one. The simulator decides: a layer-window placement that
+  // fits the budget and is faster replaces the plan.
+  std::optional<double> best =
+      scorePlan(function, target, options.budget, plan);
+  Block &body = function.getBody().front();
+  options.policy = OffloadPolicy::Window;
+  for (unsigned layers : {1u, 2u, 3u}) {
+    options.windowLayers = layers;
+    OffloadPlan window = planOffload(body, target, options);
+    if (window.gaps.empty())
+      return plan;
+    std::optional<double> time =
+        scorePlan(function, target, options.budget, window);
+    if (time && (!best || *time < *best)) {
+      best = time;
+      plan = window;
+    }
+  }
+  return plan;
 }

@@ -125,7 +125,11 @@ static int runEmit(const EmitArgs &args) {
       openOutputFile(args.output, &message);
   if (!output)
     return reportError(message);
-  (*module)->print(output->os());
+  // With locations: they name the layer and op of every value, which later
+  // passes and traces read back ("layer 17 / attention / kv_cache").
+  (*module)->print(output->os(),
+                   OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                     /*prettyForm=*/false));
   output->os() << "\n";
   output->os().flush();
   if (std::error_code error = output->os().error()) {

@@ -62,6 +62,9 @@ enum class OffloadPolicy {
   Naive,
   /// MindSpore's shipped heuristic: distances counted in ops.
   Distance,
+  /// ZeRO-Infinity's parameter prefetch: the weights of the next few layers
+  /// are fetched when a layer starts, whatever they cost.
+  Window,
 };
 
 llvm::StringRef stringifyOffloadPolicy(OffloadPolicy policy);
@@ -75,6 +78,9 @@ struct PlannerOptions {
   unsigned distanceMinGap = 100;
   unsigned distanceMaxTensors = 100;
   unsigned distancePrefetchLead = 50;
+  /// Window policy: fetch a layer's weights when the layer this many layers
+  /// before it starts.
+  unsigned windowLayers = 2;
 };
 
 /// Plans `body` (a function body) under `options`.

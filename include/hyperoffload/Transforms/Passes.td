@@ -126,8 +126,9 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     `policy=hyperoffload` (the default) offloads only what the budget needs,
     times each transfer against the other traffic on its link with the cost
     model, and picks the tier per tensor. The baselines are `naive` (always
-    offload, fetch right before use) and `distance` (MindSpore's heuristic,
-    distances in ops). docs/Planning.md has the details.
+    offload, fetch right before use), `distance` (MindSpore's heuristic,
+    distances in ops) and `window` (ZeRO-Infinity's layer-window parameter
+    prefetch). docs/Planning.md has the details.
 
     Before (budget too small for both caches):
     ```mlir
@@ -158,7 +159,9 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
              clEnumValN(::mlir::ho::OffloadPolicy::Naive, "naive",
                         "always offload, fetch right before use"),
              clEnumValN(::mlir::ho::OffloadPolicy::Distance, "distance",
-                        "MindSpore's heuristic: distances in ops"))}]>,
+                        "MindSpore's heuristic: distances in ops"),
+             clEnumValN(::mlir::ho::OffloadPolicy::Window, "window",
+                        "ZeRO-Infinity: fetch weights a few layers ahead"))}]>,
     Option<"distanceMinGap", "distance-min-gap", "unsigned",
            /*default=*/"100", "distance: offload gaps of at least this "
            "many ops">,
@@ -166,7 +169,10 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
            /*default=*/"100", "distance: offload at most this many tensors">,
     Option<"distancePrefetchLead", "distance-prefetch-lead", "unsigned",
            /*default=*/"50", "distance: issue prefetches this many ops "
-           "before the use">
+           "before the use">,
+    Option<"windowLayers", "window-layers", "unsigned", /*default=*/"2",
+           "window: fetch a layer's weights when the layer this many layers "
+           "before it starts">
   ]);
   let statistics = [
     Statistic<"numRemoteArguments", "remote-arguments",

@@ -37,7 +37,9 @@ struct HyperOffloadPipelineOptions
           clEnumValN(OffloadPolicy::Naive, "naive",
                      "always offload, fetch right before use"),
           clEnumValN(OffloadPolicy::Distance, "distance",
-                     "MindSpore's heuristic: distances in ops"))};
+                     "MindSpore's heuristic: distances in ops"),
+          clEnumValN(OffloadPolicy::Window, "window",
+                     "ZeRO-Infinity: fetch weights a few layers ahead"))};
 };
 
 /// Adds plan, offsets and verification to `pm` (on modules).

@@ -182,6 +182,28 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
         context.getLiveness().getBuffer(gap.buffer).isArgument())
       leadingGap[gap.buffer] = index;
   SmallVector<Decision> decisions;
+  // Arguments nothing reads cost nothing to keep in the tier and relieve
+  // every point alike: take the largest first, as many as the budget needs,
+  // before weighing anything that moves.
+  SmallVector<size_t> unused;
+  for (auto [index, gap] : llvm::enumerate(candidates))
+    if (gap.nextUse == GapCandidate::kUnused)
+      unused.push_back(index);
+  llvm::stable_sort(unused, [&](size_t a, size_t b) {
+    return context.getLiveness().getBuffer(candidates[a].buffer).size >
+           context.getLiveness().getBuffer(candidates[b].buffer).size;
+  });
+  for (size_t index : unused) {
+    if (context.getProfile()[context.getPeakPoint()] <= context.getBudget())
+      break;
+    const GapCandidate &gap = candidates[index];
+    MemoryTier tier = context.getTiers().front();
+    std::optional<GapWindow> window = context.timeGap(gap, tier);
+    used[index] = true;
+    argumentTier.try_emplace(gap.buffer, tier);
+    context.commit(gap, *window);
+    decisions.push_back({gap, *window});
+  }
   while (true) {
     unsigned peak = context.getPeakPoint();
     if (context.getProfile()[peak] <= context.getBudget())

@@ -39,8 +39,14 @@ private:
                  const OffloadPlan &plan);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
                                 int64_t budget);
-  std::optional<double> scorePlan(func::FuncOp function, const Target &target,
-                                  int64_t budget, const OffloadPlan &plan);
+  struct PlanScore {
+    double stepTime;
+    double stallTime;
+  };
+  /// How `plan` runs on its static memory plan, when that fits the budget.
+  std::optional<PlanScore> scorePlan(func::FuncOp function,
+                                     const Target &target, int64_t budget,
+                                     const OffloadPlan &plan);
   OffloadPlan preferFasterLayerWindow(func::FuncOp function,
                                       const Target &target,
                                       PlannerOptions options, OffloadPlan plan);
@@ -330,11 +336,9 @@ PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
   }
 }
 
-std::optional<double> PlanOffloadPass::scorePlan(func::FuncOp function,
-                                                 const Target &target,
-                                                 int64_t budget,
-                                                 const OffloadPlan &plan) {
-  // The step time of `plan` on its static memory plan, when that fits.
+std::optional<PlanOffloadPass::PlanScore>
+PlanOffloadPass::scorePlan(func::FuncOp function, const Target &target,
+                           int64_t budget, const OffloadPlan &plan) {
   OwningOpRef<func::FuncOp> trial = function.clone();
   Block &body = trial->getBody().front();
   PlanWriter(*trial, BufferLiveness(body, target.device.allocationGranularity))
@@ -349,7 +353,7 @@ std::optional<double> PlanOffloadPass::scorePlan(func::FuncOp function,
   BufferLiveness planned(body, target.device.allocationGranularity);
   if (assignOffsets(planned, *result).getArenaSize() > budget)
     return std::nullopt;
-  return result->stepTime;
+  return PlanScore{result->stepTime, result->stallTime};
 }
 
 OffloadPlan PlanOffloadPass::preferFasterLayerWindow(func::FuncOp function,
@@ -360,8 +364,11 @@ OffloadPlan PlanOffloadPass::preferFasterLayerWindow(func::FuncOp function,
   // weights a fixed number of layers ahead keeps a link busier than timing
   // gaps one by one. The simulator decides: a layer-window placement that
   // fits the budget and is faster replaces the plan.
-  std::optional<double> best =
+  std::optional<PlanScore> best =
       scorePlan(function, target, options.budget, plan);
+  // Nothing to gain when compute never waits.
+  if (best && best->stallTime == 0)
+    return plan;
   Block &body = function.getBody().front();
   options.policy = OffloadPolicy::Window;
   for (unsigned layers : {1u, 2u, 3u}) {
@@ -369,10 +376,10 @@ OffloadPlan PlanOffloadPass::preferFasterLayerWindow(func::FuncOp function,
     OffloadPlan window = planOffload(body, target, options);
     if (window.gaps.empty())
       return plan;
-    std::optional<double> time =
+    std::optional<PlanScore> score =
         scorePlan(function, target, options.budget, window);
-    if (time && (!best || *time < *best)) {
-      best = time;
+    if (score && (!best || score->stepTime < best->stepTime)) {
+      best = score;
       plan = window;
     }
   }

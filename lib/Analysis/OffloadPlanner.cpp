@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Dialect/HO/HODialect.h"
 
 #include "PlanningContext.h"
 
@@ -258,7 +259,7 @@ static llvm::StringRef getArgumentRole(Value root) {
   if (!function)
     return "";
   auto role =
-      function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "ho.role");
+      function.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
   return role ? role.getValue() : "";
 }
 

@@ -190,7 +190,7 @@ private:
     Block *body = function.addEntryBlock();
     for (auto [index, role] : llvm::enumerate(roles))
       if (!role.empty())
-        function.setArgAttr(index, "ho.role", builder.getStringAttr(role));
+        function.setArgAttr(index, kRoleAttrName, builder.getStringAttr(role));
     builder.setInsertionPointToStart(body);
 
     // Inputs and caches are in the pool of values any op may read; a

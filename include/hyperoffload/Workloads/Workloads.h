@@ -11,6 +11,8 @@
 #ifndef HYPEROFFLOAD_WORKLOADS_WORKLOADS_H
 #define HYPEROFFLOAD_WORKLOADS_WORKLOADS_H
 
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -118,9 +120,9 @@ llvm::StringRef stringifyMode(Mode mode);
 llvm::StringRef stringifyAttentionKind(AttentionKind kind);
 llvm::StringRef stringifyDType(DType type);
 
-/// Function argument attribute naming what an argument holds: "weight",
-/// "input", "kv_cache", "gradient", "optimizer_state", "master_weight".
-inline constexpr llvm::StringLiteral kRoleAttrName = "ho.role";
+// Arguments and results carry kRoleAttrName (hyperoffload/Dialect/HO/
+// HODialect.h): "weight", "input", "kv_cache", "gradient",
+// "optimizer_state", "master_weight".
 
 } // namespace workloads
 } // namespace ho

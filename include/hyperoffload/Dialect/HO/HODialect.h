@@ -7,4 +7,13 @@
 
 #include "hyperoffload/Dialect/HO/HOOpsDialect.h.inc"
 
+namespace mlir {
+namespace ho {
+/// Argument and result attribute saying what a function's tensor holds:
+/// "weight", "kv_cache", "optimizer_state", ... Model builders set it; the
+/// baseline policies read it to pick what they move.
+inline constexpr llvm::StringLiteral kRoleAttrName = "ho.role";
+} // namespace ho
+} // namespace mlir
+
 #endif // HYPEROFFLOAD_DIALECT_HO_HODIALECT_H

@@ -26,7 +26,8 @@ SCENARIOS = [
     ("llama3-8b-decode-128k", "24GB"),
 ]
 HARDWARE = ["ascend910c-supernode", "ascend910c-host"]
-POLICIES = ["none", "reactive", "naive", "window", "distance", "hyperoffload"]
+POLICIES = ["none", "reactive", "naive", "window", "distance", "pt2",
+            "hyperoffload"]
 
 
 def run(*args, stdin=None):
@@ -122,7 +123,8 @@ def print_allocator_table(tool, opt):
         with tempfile.NamedTemporaryFile(suffix=".mlir") as graph:
             run(tool, "model", "emit", "--scenario", scenario, "-o", graph.name)
             for hw in HARDWARE:
-                for policy in ["naive", "window", "distance", "hyperoffload"]:
+                for policy in ["naive", "window", "distance", "pt2",
+                               "hyperoffload"]:
                     static = score(opt, graph.name, policy, hw, budget,
                                    "static")
                     dynamic = score(opt, graph.name, policy, hw, budget,

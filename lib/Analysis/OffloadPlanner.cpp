@@ -26,6 +26,8 @@ llvm::StringRef ho::stringifyOffloadPolicy(OffloadPolicy policy) {
     return "distance";
   case OffloadPolicy::Window:
     return "window";
+  case OffloadPolicy::PT2:
+    return "pt2";
   }
   llvm_unreachable("unknown policy");
 }
@@ -36,6 +38,7 @@ std::optional<OffloadPolicy> ho::parseOffloadPolicy(llvm::StringRef name) {
       .Case("naive", OffloadPolicy::Naive)
       .Case("distance", OffloadPolicy::Distance)
       .Case("window", OffloadPolicy::Window)
+      .Case("pt2", OffloadPolicy::PT2)
       .Default(std::nullopt);
 }
 
@@ -381,6 +384,42 @@ SmallVector<Decision> runWindow(PlanningContext &context,
   }
   return decisions;
 }
+/// Whether `op` belongs to the backward pass, by its name.
+static bool isBackward(Operation *op) {
+  if (!op)
+    return false;
+  auto named = dyn_cast<NameLoc>(op->getLoc());
+  return named && named.getName().getValue().starts_with("backward /");
+}
+
+/// PyTorch's compiled activation offloading (torch/_functorch/
+/// _activation_offloading): every activation whose last forward use is
+/// followed by a use in the backward pass is stored right after that
+/// forward use and reloaded before the backward use; the reload is then
+/// hoisted op by op until the compute before the use covers the copy at one
+/// scalar bandwidth (the fastest tier's). No link model, no budget.
+SmallVector<Decision> runPT2(PlanningContext &context) {
+  const BufferLiveness &liveness = context.getLiveness();
+  MemoryTier tier = context.getTiers().front();
+  const LinkModel &link = *context.getTarget().getLink(tier);
+  SmallVector<Decision> decisions;
+  for (const GapCandidate &gap : context.enumerateGaps()) {
+    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+    if (buffer.isArgument() || gap.nextUse >= liveness.getExitPoint() ||
+        isBackward(liveness.getOp(gap.lastUse)) ||
+        !isBackward(liveness.getOp(gap.nextUse)))
+      continue;
+    double needed = buffer.size / link.bandwidthToDevice;
+    unsigned issue = gap.nextUse;
+    while (issue > gap.lastUse + 1 &&
+           context.getStart(gap.nextUse) - context.getStart(issue) < needed)
+      --issue;
+    GapWindow window = context.placeBefore(gap, tier, issue);
+    context.commit(gap, window);
+    decisions.push_back({gap, window});
+  }
+  return decisions;
+}
 } // namespace
 
 OffloadPlan ho::planOffload(Block &body, const Target &target,
@@ -400,6 +439,9 @@ OffloadPlan ho::planOffload(Block &body, const Target &target,
       break;
     case OffloadPolicy::Window:
       decisions = runWindow(context, options);
+      break;
+    case OffloadPolicy::PT2:
+      decisions = runPT2(context);
       break;
     }
   }

@@ -47,9 +47,10 @@ private:
   std::optional<PlanScore> scorePlan(func::FuncOp function,
                                      const Target &target, int64_t budget,
                                      const OffloadPlan &plan);
-  OffloadPlan preferFasterLayerWindow(func::FuncOp function,
-                                      const Target &target,
-                                      PlannerOptions options, OffloadPlan plan);
+  OffloadPlan preferFasterGroupPlacement(func::FuncOp function,
+                                         const Target &target,
+                                         PlannerOptions options,
+                                         OffloadPlan plan);
 };
 
 /// Writes one function's plan. Ops are addressed by their program point in
@@ -213,7 +214,7 @@ void PlanOffloadPass::runOnOperation() {
     }
     auto [planning, plan] = fitPlanToBudget(function, *target, options);
     if (policy == OffloadPolicy::HyperOffload)
-      plan = preferFasterLayerWindow(function, *target, options, plan);
+      plan = preferFasterGroupPlacement(function, *target, options, plan);
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target->device.allocationGranularity);
     if (plan.estimatedPeak > planning.budget) {
@@ -356,32 +357,39 @@ PlanOffloadPass::scorePlan(func::FuncOp function, const Target &target,
   return PlanScore{result->stepTime, result->stallTime};
 }
 
-OffloadPlan PlanOffloadPass::preferFasterLayerWindow(func::FuncOp function,
-                                                     const Target &target,
-                                                     PlannerOptions options,
-                                                     OffloadPlan plan) {
-  // When the links cannot hide what must move, fetching whole layers of
-  // weights a fixed number of layers ahead keeps a link busier than timing
-  // gaps one by one. The simulator decides: a layer-window placement that
-  // fits the budget and is faster replaces the plan.
+OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
+                                                        const Target &target,
+                                                        PlannerOptions options,
+                                                        OffloadPlan plan) {
+  // When the links cannot hide what must move, placing whole groups at
+  // once can keep a link busier than timing gaps one by one: all saved
+  // activations out and back (pt2), or whole layers of weights a few layers
+  // ahead (window). The simulator decides: such a placement that fits the
+  // budget and is faster replaces the plan.
   std::optional<PlanScore> best =
       scorePlan(function, target, options.budget, plan);
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
     return plan;
   Block &body = function.getBody().front();
-  options.policy = OffloadPolicy::Window;
-  for (unsigned layers : {1u, 2u, 3u}) {
-    options.windowLayers = layers;
-    OffloadPlan window = planOffload(body, target, options);
-    if (window.gaps.empty())
-      return plan;
+  auto consider = [&](const PlannerOptions &alternative) {
+    OffloadPlan other = planOffload(body, target, alternative);
+    if (other.gaps.empty())
+      return;
     std::optional<PlanScore> score =
-        scorePlan(function, target, options.budget, window);
+        scorePlan(function, target, alternative.budget, other);
     if (score && (!best || score->stepTime < best->stepTime)) {
       best = score;
-      plan = window;
+      plan = other;
     }
+  };
+  PlannerOptions alternative = options;
+  alternative.policy = OffloadPolicy::PT2;
+  consider(alternative);
+  alternative.policy = OffloadPolicy::Window;
+  for (unsigned layers : {1u, 2u, 3u}) {
+    alternative.windowLayers = layers;
+    consider(alternative);
   }
   return plan;
 }

@@ -65,6 +65,10 @@ enum class OffloadPolicy {
   /// ZeRO-Infinity's parameter prefetch: the weights of the next few layers
   /// are fetched when a layer starts, whatever they cost.
   Window,
+  /// PyTorch's compiled activation offloading: activations saved for the
+  /// backward pass leave after their last forward use and come back just
+  /// early enough by one scalar bandwidth.
+  PT2,
 };
 
 llvm::StringRef stringifyOffloadPolicy(OffloadPolicy policy);

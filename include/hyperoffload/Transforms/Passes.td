@@ -127,8 +127,9 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     times each transfer against the other traffic on its link with the cost
     model, and picks the tier per tensor. The baselines are `naive` (always
     offload, fetch right before use), `distance` (MindSpore's heuristic,
-    distances in ops) and `window` (ZeRO-Infinity's layer-window parameter
-    prefetch). docs/Planning.md has the details.
+    distances in ops), `window` (ZeRO-Infinity's layer-window parameter
+    prefetch) and `pt2` (PyTorch's compiled activation offloading).
+    docs/Planning.md has the details.
 
     Before (budget too small for both caches):
     ```mlir
@@ -161,7 +162,10 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
              clEnumValN(::mlir::ho::OffloadPolicy::Distance, "distance",
                         "MindSpore's heuristic: distances in ops"),
              clEnumValN(::mlir::ho::OffloadPolicy::Window, "window",
-                        "ZeRO-Infinity: fetch weights a few layers ahead"))}]>,
+                        "ZeRO-Infinity: fetch weights a few layers ahead"),
+             clEnumValN(::mlir::ho::OffloadPolicy::PT2, "pt2",
+                        "PyTorch activation offloading: saved activations "
+                        "out and back"))}]>,
     Option<"distanceMinGap", "distance-min-gap", "unsigned",
            /*default=*/"100", "distance: offload gaps of at least this "
            "many ops">,

@@ -39,7 +39,10 @@ struct HyperOffloadPipelineOptions
           clEnumValN(OffloadPolicy::Distance, "distance",
                      "MindSpore's heuristic: distances in ops"),
           clEnumValN(OffloadPolicy::Window, "window",
-                     "ZeRO-Infinity: fetch weights a few layers ahead"))};
+                     "ZeRO-Infinity: fetch weights a few layers ahead"),
+          clEnumValN(OffloadPolicy::PT2, "pt2",
+                     "PyTorch activation offloading: saved activations out "
+                     "and back"))};
 };
 
 /// Adds plan, offsets and verification to `pm` (on modules).

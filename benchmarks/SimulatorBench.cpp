@@ -11,11 +11,13 @@
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Transforms/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "benchmark/benchmark.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,7 +31,7 @@ constexpr int kGroups = 20000; // five ops each: 100k ops
 /// in flight, use it, and offload their activation. With `planned` false,
 /// the weights are 16 plain device arguments used in turn and no transfer is
 /// written, the input a reactive runtime gets. Either way five ops a layer.
-std::string generateIR(bool planned) {
+std::string generateIR(bool planned, int groups = kGroups) {
   std::string ir;
   llvm::raw_string_ostream os(ir);
   const char *weight = "tensor<1024x1024xbf16>";
@@ -42,7 +44,7 @@ std::string generateIR(bool planned) {
       os << ", %w" << i << ": " << weight;
   os << ") {\n";
   std::string prev = "%x";
-  for (int i = 0; i < kGroups; ++i) {
+  for (int i = 0; i < groups; ++i) {
     std::string w =
         planned ? "%t" + std::to_string(i) : "%w" + std::to_string(i % 16);
     if (planned)
@@ -148,7 +150,39 @@ void BM_SimulateReactive(benchmark::State &state) {
 }
 } // namespace
 
+/// The whole --hyperoffload pipeline on the unplanned chain, at a budget
+/// of 3/4 of its peak, for growing sizes: how planning scales.
+void BM_Pipeline(benchmark::State &state) {
+  int groups = state.range(0) / 5;
+  std::string text = generateIR(/*planned=*/false, groups);
+  MLIRContext context;
+  context.loadDialect<ho::HODialect, func::FuncDialect>();
+  ho::Target target = cantFail(ho::getTargetPreset("ascend910c-supernode"));
+  OwningOpRef<ModuleOp> probe = parseSourceString<ModuleOp>(text, &context);
+  Block &body = (*probe->getOps<func::FuncOp>().begin()).getBody().front();
+  int64_t peak = ho::BufferLiveness(body, 512).getPeakBytes();
+
+  ho::HyperOffloadPipelineOptions options;
+  options.budget = std::to_string(peak / 4 * 3) + "B";
+  for (auto _ : state) {
+    state.PauseTiming();
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    PassManager pm(&context);
+    ho::buildHyperOffloadPipeline(pm, options);
+    state.ResumeTiming();
+    if (failed(pm.run(*module)))
+      state.SkipWithError("the pipeline failed");
+  }
+  state.counters["ops"] = groups * 5;
+}
+
 BENCHMARK(BM_Parse)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pipeline)
+    ->ArgName("ops")
+    ->Arg(10000)
+    ->Arg(30000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BufferLiveness)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulateAsWritten)
     ->ArgName("timeline")

@@ -80,9 +80,8 @@ private:
                                  bool allowStalls);
 
   std::optional<Choice> choose(unsigned peak, bool allowStalls);
-  void computeOverflowPrefix();
   int64_t countOverflowPoints(unsigned first, unsigned last) const {
-    return overflowPrefix[last] - overflowPrefix[first];
+    return context.countOverBudget(first, last);
   }
 
   PlanningContext &context;
@@ -92,17 +91,7 @@ private:
   DenseMap<BufferId, MemoryTier> argumentTier;
   /// Each argument's stretch before its first use, by buffer.
   DenseMap<BufferId, size_t> leadingGap;
-  /// overflowPrefix[i]: points before i whose live bytes exceed the budget.
-  SmallVector<int64_t> overflowPrefix;
 };
-
-void HyperOffloadPolicy::computeOverflowPrefix() {
-  ArrayRef<int64_t> profile = context.getProfile();
-  overflowPrefix.assign(profile.size() + 1, 0);
-  for (auto [point, live] : llvm::enumerate(profile))
-    overflowPrefix[point + 1] =
-        overflowPrefix[point] + (live > context.getBudget() ? 1 : 0);
-}
 
 std::optional<HyperOffloadPolicy::Choice>
 HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
@@ -131,7 +120,7 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
         window.firstFree, std::max(window.firstFree, window.prefetchBefore));
     if (window.trailingFree != 0)
       overflowPoints +=
-          countOverflowPoints(window.trailingFree, overflowPrefix.size() - 1);
+          countOverflowPoints(window.trailingFree, context.getProfile().size());
     return true;
   };
   if (!add(index, choice.window) ||
@@ -212,7 +201,6 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
     unsigned peak = context.getPeakPoint();
     if (context.getProfile()[peak] <= context.getBudget())
       break;
-    computeOverflowPrefix();
     // Hidden transfers first; when none relieves the peak, the budget still
     // comes first: take the one that makes compute wait the least.
     std::optional<Choice> choice = choose(peak, /*allowStalls=*/false);

@@ -106,6 +106,7 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
     writtenInPlace.push_back(written);
   }
   profile.assign(liveness.getProfile().begin(), liveness.getProfile().end());
+  buildProfileIndexes();
 
   for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
     if (target.getLink(tier))
@@ -310,9 +311,12 @@ void PlanningContext::commit(const GapCandidate &gap, const GapWindow &window) {
     }
   }
   int64_t size = liveness.getBuffer(gap.buffer).size;
-  for (unsigned point = 0; point < profile.size(); ++point)
-    if (window.covers(point))
-      profile[point] -= size;
+  unsigned end = std::min<unsigned>(window.prefetchBefore, profile.size());
+  for (unsigned point = window.firstFree; point < end; ++point)
+    setLive(point, profile[point] - size);
+  if (window.trailingFree != 0)
+    for (unsigned point = window.trailingFree; point < profile.size(); ++point)
+      setLive(point, profile[point] - size);
 }
 
 unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
@@ -322,14 +326,56 @@ unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
   while (window.prefetchBefore > std::max(window.firstFree, gap.lastUse + 1) &&
          profile[window.prefetchBefore - 1] + size <= budget) {
     --window.prefetchBefore;
-    profile[window.prefetchBefore] += size;
+    setLive(window.prefetchBefore, profile[window.prefetchBefore] + size);
     ++hoisted;
   }
   return hoisted;
 }
 
+void PlanningContext::buildProfileIndexes() {
+  while (leafBase < profile.size())
+    leafBase *= 2;
+  maxTree.assign(2 * leafBase, INT64_MIN);
+  for (auto [point, live] : llvm::enumerate(profile))
+    maxTree[leafBase + point] = live;
+  for (unsigned node = leafBase - 1; node > 0; --node)
+    maxTree[node] = std::max(maxTree[2 * node], maxTree[2 * node + 1]);
+  overBudget.assign(profile.size() + 1, 0);
+  for (auto [point, live] : llvm::enumerate(profile))
+    if (live > budget)
+      for (unsigned i = point + 1; i < overBudget.size(); i += i & -i)
+        ++overBudget[i];
+}
+
+void PlanningContext::setLive(unsigned point, int64_t bytes) {
+  bool wasOver = profile[point] > budget, isOver = bytes > budget;
+  profile[point] = bytes;
+  unsigned node = leafBase + point;
+  maxTree[node] = bytes;
+  for (node /= 2; node > 0; node /= 2)
+    maxTree[node] = std::max(maxTree[2 * node], maxTree[2 * node + 1]);
+  if (wasOver != isOver)
+    for (unsigned i = point + 1; i < overBudget.size(); i += i & -i)
+      overBudget[i] += isOver ? 1 : -1;
+}
+
 unsigned PlanningContext::getPeakPoint() const {
-  return std::max_element(profile.begin(), profile.end()) - profile.begin();
+  // Descend towards the leftmost leaf holding the maximum.
+  unsigned node = 1;
+  while (node < leafBase)
+    node = maxTree[2 * node] == maxTree[node] ? 2 * node : 2 * node + 1;
+  return node - leafBase;
+}
+
+int64_t PlanningContext::countOverBudget(unsigned first, unsigned last) const {
+  auto prefix = [&](unsigned end) {
+    int64_t count = 0;
+    for (unsigned i = end; i > 0; i -= i & -i)
+      count += overBudget[i];
+    return count;
+  };
+  last = std::min<unsigned>(last, profile.size());
+  return first >= last ? 0 : prefix(last) - prefix(first);
 }
 
 double PlanningContext::getLinkBusyTime(MemoryTier tier) const {

@@ -153,6 +153,8 @@ public:
   ArrayRef<int64_t> getProfile() const { return profile; }
   /// The point with the most live bytes (the first, on a tie).
   unsigned getPeakPoint() const;
+  /// How many points in [first, last) have more live bytes than the budget.
+  int64_t countOverBudget(unsigned first, unsigned last) const;
 
   /// The tiers the target reaches, fastest link to the device first.
   ArrayRef<MemoryTier> getTiers() const { return tiers; }
@@ -164,6 +166,11 @@ public:
            llvm::ArrayRef<std::pair<GapCandidate, GapWindow>> decisions) const;
 
 private:
+  /// Sets the live bytes at `point`, keeping the peak and over-budget
+  /// indexes in step: planning asks for both at every step.
+  void setLive(unsigned point, int64_t bytes);
+  void buildProfileIndexes();
+
   unsigned getFirstPointStartingAfter(double time) const;
   /// Fills the trailing part of an argument's window.
   void timeTrailingStretch(BufferId id, MemoryTier tier,
@@ -179,6 +186,11 @@ private:
   std::vector<SmallVector<unsigned>> uses;
   SmallVector<bool> writtenInPlace;
   SmallVector<int64_t> profile;
+  /// A max tree over the profile (leaves from `leafBase`) and a Fenwick tree
+  /// of the points over the budget.
+  unsigned leafBase = 1;
+  SmallVector<int64_t> maxTree;
+  SmallVector<int64_t> overBudget;
   SmallVector<MemoryTier> tiers;
   /// [tier][toDevice ? 0 : 1]
   std::array<std::array<LinkTimeline, 2>, 3> links;

@@ -1,8 +1,13 @@
 //===- PlanOffload.cpp - Write an offload plan into the IR ----------------===//
 //
-// The plan comes from the analysis (planOffload); this pass only builds IR:
+// Plans come from the analysis (planOffload); PlanWriter turns one into IR:
 // transfers at the planned points, later uses switched to the fetched
 // copies, and remote arguments and results in the function type.
+//
+// The pass also checks plans on the simulator before it keeps one (refit to
+// the budget, delay prefetches past their stores, compare group
+// placements). That selection belongs in a planning library above the
+// simulator; it lives here because the simulator depends on the analyses.
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,7 +11,6 @@
 #include "PlanningContext.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -30,16 +29,6 @@ llvm::StringRef ho::stringifyOffloadPolicy(OffloadPolicy policy) {
     return "pt2";
   }
   llvm_unreachable("unknown policy");
-}
-
-std::optional<OffloadPolicy> ho::parseOffloadPolicy(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<OffloadPolicy>>(name)
-      .Case("hyperoffload", OffloadPolicy::HyperOffload)
-      .Case("naive", OffloadPolicy::Naive)
-      .Case("distance", OffloadPolicy::Distance)
-      .Case("window", OffloadPolicy::Window)
-      .Case("pt2", OffloadPolicy::PT2)
-      .Default(std::nullopt);
 }
 
 namespace {

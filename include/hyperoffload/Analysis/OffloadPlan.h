@@ -72,7 +72,6 @@ enum class OffloadPolicy {
 };
 
 llvm::StringRef stringifyOffloadPolicy(OffloadPolicy policy);
-std::optional<OffloadPolicy> parseOffloadPolicy(llvm::StringRef name);
 
 struct PlannerOptions {
   OffloadPolicy policy = OffloadPolicy::HyperOffload;

@@ -479,7 +479,10 @@ LogicalResult TimelineSimulator::runAsWritten() {
                << "awaits a future that no ho.prefetch in this function "
                   "issued";
       auto [channel, transfer] = it->second;
-      waitUntil(channel->finish(transfer), "await " + describeOp(op));
+      double landed = channel->finish(transfer);
+      if (landed > now)
+        result.awaitStalls[op] = landed - now;
+      waitUntil(landed, "await " + describeOp(op));
     } else {
       runOp(op);
     }

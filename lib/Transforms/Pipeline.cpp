@@ -14,12 +14,27 @@ void ho::buildHyperOffloadPipeline(OpPassManager &pm,
   SmallVector<std::string> overrides(options.hwOverrides.begin(),
                                      options.hwOverrides.end());
 
+  // A lower peak before planning means less to move.
+  RefineOrderOptions lowerPeak;
+  lowerPeak.hw = options.hw;
+  lowerPeak.hwOverrides = overrides;
+  lowerPeak.budget = options.budget;
+  lowerPeak.hideStalls = false;
+  pm.addPass(createRefineOrder(lowerPeak));
+
   PlanOffloadOptions plan;
   plan.hw = options.hw;
   plan.hwOverrides = overrides;
   plan.budget = options.budget;
   plan.policy = options.policy;
   pm.addPass(createPlanOffload(plan));
+
+  RefineOrderOptions hideStalls;
+  hideStalls.hw = options.hw;
+  hideStalls.hwOverrides = overrides;
+  hideStalls.budget = options.budget;
+  hideStalls.lowerPeak = false;
+  pm.addPass(createRefineOrder(hideStalls));
 
   AssignOffsetsOptions offsets;
   offsets.hw = options.hw;

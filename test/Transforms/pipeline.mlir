@@ -4,6 +4,14 @@
 // RUN: hyperoffload-opt %s --hyperoffload="hw=%S/Inputs/round-numbers.json budget=1500000B" | hyperoffload-opt --ho-report="hw=%S/Inputs/round-numbers.json budget=1500000B allocator=static" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: not hyperoffload-opt %s --hyperoffload="hw=%S/Inputs/round-numbers.json budget=900000B" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIGHT
 // RUN: not hyperoffload-opt %s --hyperoffload="policy=lazy" -o /dev/null 2>&1 | FileCheck %s --check-prefix=POLICY
+// RUN: hyperoffload-opt %s --hyperoffload="budget=1GB policy=pt2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASSES
+
+// The order is refined for the peak before planning and for stalls after.
+// PASSES: ho-refine-order{budget=1GB hide-stalls=false {{.*}}lower-peak=true
+// PASSES-NEXT: ho-plan-offload{budget=1GB {{.*}}policy=pt2
+// PASSES-NEXT: ho-refine-order{budget=1GB hide-stalls=true {{.*}}lower-peak=false
+// PASSES-NEXT: ho-assign-offsets{budget=1GB
+// PASSES-NEXT: ho-verify-schedule{budget=1GB
 
 // CHECK-LABEL: func.func @kv_cache
 // CHECK-SAME: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}

@@ -9,7 +9,8 @@
 //   2. a budget below it is rejected with "no schedule fits";
 //   3. the plan, simulated with its static offsets in the budget, has no
 //      premature prefetch, does not run out of memory, never compacts, and
-//      is no faster than the time lower bound of the unplanned function;
+//      is no faster than the time lower bound of the unplanned function
+//      (its compute part only, when the pipeline changed the order);
 //   4. planning a copy of the same input again prints the same IR.
 //
 // HO_PROPERTY_SEED=<n> runs only seed n and prints its input, target and
@@ -349,6 +350,16 @@ std::string describe(const Diagnostic &diagnostic) {
 
 /// Runs the pipeline with the target in `hwPath` and `budget` bytes,
 /// capturing every diagnostic.
+/// The ops of `body` other than transfers, in order: what the pipeline may
+/// reorder but never removes.
+SmallVector<Operation *> getComputeOrder(Block &body) {
+  SmallVector<Operation *> order;
+  for (Operation &op : body)
+    if (!isa<OffloadOp, PrefetchOp, AwaitOp>(op))
+      order.push_back(&op);
+  return order;
+}
+
 PipelineRun runPipeline(ModuleOp module, StringRef hwPath, int64_t budget) {
   PipelineRun run;
   ScopedDiagnosticHandler handler(
@@ -421,7 +432,7 @@ protected:
   SmallString<128> hwPath;
   /// Counts for the summary.
   unsigned numFeasible = 0, numInfeasible = 0, numPlanned = 0, numRejected = 0,
-           numWithTransfers = 0, numDeterminismChecks = 0;
+           numWithTransfers = 0, numDeterminismChecks = 0, numReordered = 0;
   double sumRatio = 0;
   /// Seeds whose feasible budget the pipeline did not meet, by the first
   /// error they got with its numbers left out.
@@ -475,6 +486,7 @@ void PipelinePropertyTest::runSeed(uint64_t seed, bool verbose) {
   if (seed % kDeterminismEvery == 0)
     copy = module->clone();
 
+  SmallVector<Operation *> inputOrder = getComputeOrder(inputBody);
   PipelineRun run = runPipeline(*module, hwPath, drawn.budget);
   if (verbose)
     std::cout << "diagnostics:\n" << run.joinDiagnostics() << "\n";
@@ -542,7 +554,12 @@ void PipelinePropertyTest::runSeed(uint64_t seed, bool verbose) {
         << drawn.describe() << "\nplanned:\n"
         << planned;
     EXPECT_EQ(result->compactions, 0u) << drawn.describe();
-    double timeBound = bounds.getTimeSeconds();
+    // The transfer part of the bound holds for the input's order of ops; a
+    // refined order can need less to move, and only compute still bounds it.
+    bool reordered = getComputeOrder(body) != inputOrder;
+    numReordered += reordered;
+    double timeBound =
+        reordered ? bounds.computeSeconds : bounds.getTimeSeconds();
     EXPECT_GE(result->stepTime, timeBound * (1 - kTimeEpsilon))
         << drawn.describe() << "\nplanned:\n"
         << planned;
@@ -579,12 +596,12 @@ TEST_F(PipelinePropertyTest, RandomDags) {
   double meanRatio = numPlanned ? sumRatio / numPlanned : 0;
   std::cout << llvm::formatv(
                    "{0} seeds in {1:f1} s: {2} feasible budgets, {3} planned "
-                   "({4} with transfers), {5} missed; {6} infeasible, {7} "
-                   "rejected; {8} determinism checks; mean step time / time "
-                   "lower bound {9:f4}{10}\n",
+                   "({4} with transfers, {5} reordered), {6} missed; {7} "
+                   "infeasible, {8} rejected; {9} determinism checks; mean "
+                   "step time / time lower bound {10:f4}{11}\n",
                    count, seconds, numFeasible, numPlanned, numWithTransfers,
-                   numMissed, numInfeasible, numRejected, numDeterminismChecks,
-                   meanRatio, missed)
+                   numReordered, numMissed, numInfeasible, numRejected,
+                   numDeterminismChecks, meanRatio, missed)
                    .str();
   RecordProperty("feasible", numFeasible);
   RecordProperty("succeeded", numPlanned);
@@ -597,9 +614,9 @@ TEST_F(PipelinePropertyTest, RandomDags) {
   // from entry, which the planner does not consider, and some need compute
   // to wait for a store, which the IR cannot express (see the scheduler
   // notes). Until then this caps the misses at what the planner achieves
-  // today (738 of the 2407 feasible budgets of seeds 0-2999), so that any
+  // today (656 of the 2407 feasible budgets of seeds 0-2999), so that any
   // regression fails; lower it as the planner improves.
-  EXPECT_LE(numMissed * 3000, 738u * count)
+  EXPECT_LE(numMissed * 3000, 656u * count)
       << "more feasible budgets missed than before, by first error:" << missed;
 }
 } // namespace

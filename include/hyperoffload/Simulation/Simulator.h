@@ -139,6 +139,8 @@ struct SimulationResult {
   std::vector<PrematurePrefetch> prematurePrefetches;
   /// When each op of the body was issued on the compute stream.
   llvm::DenseMap<Operation *, double> issueTimes;
+  /// How long compute waited at each `ho.await` that stalled.
+  llvm::DenseMap<Operation *, double> awaitStalls;
 
   const LinkTraffic &getTraffic(MemoryTier tier, Direction direction) const {
     return traffic[static_cast<unsigned>(tier)]

@@ -186,6 +186,67 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
   ];
 }
 
+def RefineOrder : Pass<"ho-refine-order", "::mlir::ModuleOp"> {
+  let summary = "Reorder independent ops so that compute hides transfers and "
+                "the peak drops";
+  let description = [{
+    Refines the execution order of every function body after planning. Two
+    moves are tried, each scored by simulating the whole body:
+    1. At an `ho.await` that stalls, ops that follow it and do not depend on
+       it are hoisted before it until their estimated compute covers the
+       stall.
+    2. At the peak of live memory, an op whose result is first used after
+       the peak is sunk to right before that use.
+    A new order is kept only when it is faster (or equally fast with a
+    lower peak) and still fits the budget, live bytes and static arena both;
+    the pass never makes a schedule slower or larger. `max-trials` bounds
+    the number of orders simulated per function (each move type gets its
+    own).
+
+    The `--hyperoffload` pipeline runs it twice: lowering the peak before
+    planning, so that less must move, and hiding stalls after.
+
+    Ops keep their relative order when one uses a value the other defines,
+    when one writes a buffer in place that the other reads or writes, when
+    either has side effects other than on tensors, and when both are
+    transfers, so results never change.
+
+    On the round-numbers target (1 MB moves in 1 ms), `"b"` does not need
+    the fetched copy and moves before the await, hiding the copy:
+    ```mlir
+    %f = ho.prefetch %r : ...
+    %t = ho.await %f : ...              // waits 1 ms
+    %a = ho.compute "a"(%t) ...
+    %b = ho.compute "b"(%x) {flops = 1000000000 : i64} ...
+    ```
+    becomes
+    ```mlir
+    %f = ho.prefetch %r : ...
+    %b = ho.compute "b"(%x) {flops = 1000000000 : i64} ...
+    %t = ho.await %f : ...              // the copy has landed
+    %a = ho.compute "a"(%t) ...
+    ```
+  }];
+  let options = !listconcat(TargetOptions, [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Device memory the schedule must still fit in: bytes with a unit "
+           "(48GiB), a fraction of the HBM capacity (0.75) or a percentage "
+           "(75%); the whole capacity by default">,
+    Option<"hideStalls", "hide-stalls", "bool", /*default=*/"true",
+           "Hoist ops over awaits that stall">,
+    Option<"lowerPeak", "lower-peak", "bool", /*default=*/"true",
+           "Sink ops past the peak of live memory">,
+    Option<"maxTrials", "max-trials", "unsigned", /*default=*/"8",
+           "Orders simulated per function at most">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Remark on each function's step time and peak before and after">
+  ]);
+  let statistics = [
+    Statistic<"numHoisted", "hoisted", "Ops hoisted over stalling awaits">,
+    Statistic<"numSunk", "sunk", "Ops sunk past the peak">
+  ];
+}
+
 def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
   let summary = "Simulate every function and report step time, stalls and memory";
   let description = [{

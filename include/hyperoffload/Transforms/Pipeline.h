@@ -1,7 +1,8 @@
 //===- Pipeline.h - The HyperOffload pass pipeline --------------*- C++ -*-===//
 //
-// Plan, place and check a schedule in one go: ho-plan-offload, then
-// ho-assign-offsets, then ho-verify-schedule, all for the same hardware and
+// Plan, place and check a schedule in one go: ho-refine-order to lower the
+// peak, ho-plan-offload, ho-refine-order again to hide stalls,
+// ho-assign-offsets and ho-verify-schedule, all for the same hardware and
 // budget. Other compilers add it to their own pass managers with
 // buildHyperOffloadPipeline; opt-style drivers get `--hyperoffload`.
 //

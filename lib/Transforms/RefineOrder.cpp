@@ -1,0 +1,322 @@
+//===- RefineOrder.cpp - Reorder a scheduled body to hide stalls ----------===//
+//
+// Moves independent ops of a planned function body, within the order
+// constraints of OrderConstraints.h, so that compute covers transfers and
+// the peak drops. Every candidate order is simulated; one is kept only when
+// it fits the budget (live bytes and a static arena) and beats the best
+// order so far, so the pass never makes a schedule slower or larger.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Transforms/Passes.h"
+
+#include "PassTarget.h"
+#include "StaticPlan.h"
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/OpCost.h"
+#include "hyperoffload/Analysis/OrderConstraints.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Simulation/Simulator.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::ho {
+#define GEN_PASS_DEF_REFINEORDER
+#include "hyperoffload/Transforms/Passes.h.inc"
+} // namespace mlir::ho
+
+using namespace mlir;
+using namespace mlir::ho;
+
+/// How far past an await or a peak the pass looks for ops to move. Keeps
+/// each attempt linear in the body.
+static constexpr unsigned kScanLimit = 256;
+
+namespace {
+/// Searches orders of one function body, keeping the best.
+class OrderRefiner {
+public:
+  OrderRefiner(Block &body, const Target &target, int64_t budget)
+      : body(body), target(target), budget(budget) {}
+
+  /// Refines the body in place, simulating at most `maxTrials` orders for
+  /// each move type asked for. Fails, with the simulator's error, when the
+  /// body cannot be simulated.
+  LogicalResult run(bool hideStalls, bool lowerPeak, unsigned maxTrials);
+
+  double initialStepTime = 0, finalStepTime = 0;
+  int64_t initialPeak = 0, finalPeak = 0;
+  int64_t initialArena = 0;
+  unsigned numHoisted = 0, numSunk = 0;
+
+private:
+  FailureOr<SimulationResult> simulateCurrentOrder();
+  int64_t getArenaSize(const SimulationResult &run);
+  /// Whether `run` fits the budget and fetches no copy before it is stored.
+  bool isValid(const SimulationResult &run);
+  bool isBetter(const SimulationResult &run) const;
+  /// Keeps the current order if it is valid and beats the best so far, and
+  /// goes back to the best one otherwise.
+  bool acceptOrRestore();
+
+  void hoistOverStalls();
+  /// Moves ops that follow `await` to before it, until their estimated
+  /// compute covers `stall`. Returns how many moved.
+  unsigned hoistFillers(Operation *await, double stall);
+
+  void sinkPastPeak();
+  /// Moves `op` to right before its first user, if the ops in between let
+  /// it pass and that user comes after `peak`.
+  bool sinkPast(Operation *op, Operation *peak);
+
+  Block &body;
+  const Target &target;
+  int64_t budget;
+  unsigned trialsLeft = 0;
+  std::optional<OrderConstraints> constraints;
+  SmallVector<Operation *> bestOrder;
+  SimulationResult best;
+};
+} // namespace
+
+FailureOr<SimulationResult> OrderRefiner::simulateCurrentOrder() {
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Ideal;
+  options.recordTimeline = false;
+  return simulate(body, target, options);
+}
+
+int64_t OrderRefiner::getArenaSize(const SimulationResult &run) {
+  BufferLiveness liveness(body, target.device.allocationGranularity);
+  return assignOffsets(liveness, run).getArenaSize();
+}
+
+bool OrderRefiner::isValid(const SimulationResult &run) {
+  // Moving compute away from between a store and the fetch of its copy can
+  // make the fetch start too early; an input with such fetches may keep
+  // them but gets no more. An input over the budget may still get better,
+  // never worse.
+  return run.prematurePrefetches.size() <= best.prematurePrefetches.size() &&
+         run.peakLiveBytes <= std::max(budget, initialPeak) &&
+         getArenaSize(run) <= std::max(budget, initialArena);
+}
+
+bool OrderRefiner::isBetter(const SimulationResult &run) const {
+  // Relative slack, so that rounding in the timeline is not an improvement.
+  double slack = 1e-9 * best.stepTime;
+  if (run.stepTime < best.stepTime - slack)
+    return true;
+  return run.stepTime <= best.stepTime + slack &&
+         run.peakLiveBytes < best.peakLiveBytes;
+}
+
+bool OrderRefiner::acceptOrRestore() {
+  --trialsLeft;
+  FailureOr<SimulationResult> run = simulateCurrentOrder();
+  if (succeeded(run) && isBetter(*run) && isValid(*run)) {
+    best = std::move(*run);
+    bestOrder.clear();
+    for (Operation &op : body)
+      bestOrder.push_back(&op);
+    return true;
+  }
+  for (Operation *op : bestOrder)
+    op->moveBefore(&body, body.end());
+  return false;
+}
+
+LogicalResult OrderRefiner::run(bool hideStalls, bool lowerPeak,
+                                unsigned maxTrials) {
+  FailureOr<SimulationResult> initial = simulateCurrentOrder();
+  if (failed(initial))
+    return failure();
+  best = std::move(*initial);
+  for (Operation &op : body)
+    bestOrder.push_back(&op);
+  initialStepTime = best.stepTime;
+  initialPeak = best.peakLiveBytes;
+  initialArena = getArenaSize(best);
+
+  BufferLiveness liveness(body, target.device.allocationGranularity);
+  constraints.emplace(body, liveness);
+  if (hideStalls) {
+    trialsLeft = maxTrials;
+    hoistOverStalls();
+  }
+  if (lowerPeak) {
+    trialsLeft = maxTrials;
+    sinkPastPeak();
+  }
+  finalStepTime = best.stepTime;
+  finalPeak = best.peakLiveBytes;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Hiding stalls
+//===----------------------------------------------------------------------===//
+
+unsigned OrderRefiner::hoistFillers(Operation *await, double stall) {
+  HoistScan scan(*constraints, await);
+  SmallVector<Operation *> fillers;
+  double covered = 0;
+  Operation *next = await->getNextNode();
+  for (unsigned scanned = 0;
+       next && scanned < kScanLimit && covered < stall && !scan.isBlocked();
+       ++scanned, next = next->getNextNode()) {
+    if (!scan.offer(next))
+      continue;
+    fillers.push_back(next);
+    covered += estimateOpCost(next, target).getSeconds();
+  }
+  // Ops that do no work only help when they unblock ones that do.
+  if (covered == 0)
+    return 0;
+  for (Operation *op : fillers)
+    op->moveBefore(await);
+  return fillers.size();
+}
+
+void OrderRefiner::hoistOverStalls() {
+  while (trialsLeft > 0) {
+    // The awaits that stall, longest first; block order breaks ties.
+    SmallVector<std::pair<Operation *, double>> stalled;
+    for (Operation &op : body) {
+      auto stall = best.awaitStalls.find(&op);
+      if (stall != best.awaitStalls.end())
+        stalled.push_back({&op, stall->second});
+    }
+    llvm::stable_sort(stalled, [](const auto &a, const auto &b) {
+      return a.second > b.second;
+    });
+    if (stalled.empty())
+      return;
+
+    // All at once first: one simulation when every move helps.
+    unsigned moved = 0;
+    for (auto [await, stall] : stalled)
+      moved += hoistFillers(await, stall);
+    if (moved > 0 && acceptOrRestore()) {
+      numHoisted += moved;
+      continue;
+    }
+    // Then one await at a time, until one helps.
+    bool improved = false;
+    for (auto [await, stall] : stalled) {
+      if (trialsLeft == 0)
+        break;
+      moved = hoistFillers(await, stall);
+      if (moved > 0 && acceptOrRestore()) {
+        numHoisted += moved;
+        improved = true;
+        break;
+      }
+    }
+    if (!improved)
+      return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering the peak
+//===----------------------------------------------------------------------===//
+
+bool OrderRefiner::sinkPast(Operation *op, Operation *peak) {
+  bool pastPeak = false;
+  unsigned scanned = 0;
+  for (Operation *next = op->getNextNode(); next && scanned < kScanLimit;
+       next = next->getNextNode(), ++scanned) {
+    if (llvm::is_contained(constraints->getAccess(next).producers, op)) {
+      if (!pastPeak)
+        return false;
+      op->moveBefore(next);
+      return true;
+    }
+    if (!constraints->maySwap(op, next))
+      return false;
+    pastPeak |= next == peak;
+  }
+  return false;
+}
+
+void OrderRefiner::sinkPastPeak() {
+  while (trialsLeft > 0) {
+    BufferLiveness liveness(body, target.device.allocationGranularity);
+    unsigned peakPoint = liveness.getPeakPoint();
+    Operation *peak = liveness.getOp(peakPoint);
+    if (!peak)
+      return;
+    // Buffers allocated before the peak by an op that could run later, the
+    // largest first.
+    SmallVector<const BufferInfo *> live;
+    for (const BufferInfo &buffer : liveness.getBuffers()) {
+      Operation *producer = buffer.root.getDefiningOp();
+      if (producer && producer->getBlock() == &body &&
+          buffer.definition < peakPoint && buffer.lastUse > peakPoint &&
+          constraints->getAccess(producer).mobility == Mobility::Movable)
+        live.push_back(&buffer);
+    }
+    llvm::stable_sort(live, [](const BufferInfo *a, const BufferInfo *b) {
+      return a->size > b->size;
+    });
+    bool improved = false;
+    for (const BufferInfo *buffer : live) {
+      if (trialsLeft == 0)
+        break;
+      if (sinkPast(buffer->root.getDefiningOp(), peak) && acceptOrRestore()) {
+        ++numSunk;
+        improved = true;
+        break;
+      }
+    }
+    if (!improved)
+      return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct RefineOrderPass : public ho::impl::RefineOrderBase<RefineOrderPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+void RefineOrderPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
+  if (failed(target))
+    return signalPassFailure();
+  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
+  if (failed(bytes))
+    return signalPassFailure();
+
+  bool failedAny = false;
+  for (auto function : module.getOps<FunctionOpInterface>()) {
+    if (function.isExternal())
+      continue;
+    OrderRefiner refiner(function.getFunctionBody().front(), *target, *bytes);
+    if (failed(refiner.run(hideStalls, lowerPeak, maxTrials))) {
+      failedAny = true;
+      continue;
+    }
+    numHoisted += refiner.numHoisted;
+    numSunk += refiner.numSunk;
+    if (report)
+      emitRemark(function.getLoc())
+          << llvm::formatv("refined order of @{0}: step time {1:F3} -> {2:F3} "
+                           "ms, peak {3} -> {4} bytes; {5} ops hoisted over "
+                           "awaits, {6} sunk past the peak",
+                           function.getName(), refiner.initialStepTime * 1e3,
+                           refiner.finalStepTime * 1e3, refiner.initialPeak,
+                           refiner.finalPeak, refiner.numHoisted,
+                           refiner.numSunk)
+                 .str();
+  }
+  if (failedAny)
+    signalPassFailure();
+}

@@ -10,6 +10,8 @@
 
 #include "hyperoffload/Simulation/Simulator.h"
 
+#include "TimelineSimulator.h"
+
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Analysis/OpCost.h"
@@ -25,6 +27,7 @@
 
 using namespace mlir;
 using namespace mlir::ho;
+using namespace mlir::ho::detail;
 
 llvm::StringRef ho::stringifyAllocatorKind(AllocatorKind kind) {
   switch (kind) {
@@ -54,7 +57,7 @@ llvm::StringRef ho::stringifyDirection(Direction direction) {
 
 /// A readable name for an op on a timeline: its location's name when it has
 /// one ("layer 3 / attention"), else its kind or op name.
-static std::string describeOp(Operation *op) {
+std::string ho::detail::describeOp(Operation *op) {
   if (auto named = dyn_cast<NameLoc>(op->getLoc()))
     return named.getName().str();
   if (auto compute = dyn_cast<ComputeOp>(op))
@@ -64,7 +67,7 @@ static std::string describeOp(Operation *op) {
 
 /// A readable name for the value that owns a buffer: its location's name,
 /// "argument #i", or its defining op.
-static std::string describeValue(Value value) {
+std::string ho::detail::describeValue(Value value) {
   if (auto named = dyn_cast<NameLoc>(value.getLoc()))
     return named.getName().str();
   if (auto arg = dyn_cast<BlockArgument>(value))
@@ -72,111 +75,11 @@ static std::string describeValue(Value value) {
   return describeOp(value.getDefiningOp());
 }
 
-static std::string describeTrack(MemoryTier tier, Direction direction) {
+std::string ho::detail::describeTrack(MemoryTier tier, Direction direction) {
   std::string tierName = stringifyMemoryTier(tier).str();
   return direction == Direction::ToDevice ? tierName + " -> device"
                                           : "device -> " + tierName;
 }
-
-namespace {
-/// What the simulator knows about one buffer during the run.
-struct BufferState {
-  bool resident = false;
-  bool dead = false;
-  /// As written: offloads of the buffer that may still be reading it.
-  SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 1> offloads;
-  /// As written: the last use has passed; free once the offloads are done.
-  bool releasePending = false;
-  /// Reactive: whether the tier holds an up-to-date copy.
-  bool hasTierCopy = false;
-  /// Reactive: the program point of the last op that touched the buffer.
-  unsigned lastTouched = 0;
-};
-
-/// A transfer in flight or done, to be put on the timeline at the end.
-struct IssuedTransfer {
-  LinkChannel *channel;
-  LinkChannel::TransferId id;
-  MemoryTier tier;
-  Direction direction;
-  std::string name;
-};
-
-class TimelineSimulator {
-public:
-  TimelineSimulator(Block &body, const Target &target,
-                    const SimulationOptions &options);
-
-  FailureOr<SimulationResult> run();
-
-private:
-  LogicalResult checkInput();
-  LogicalResult runAsWritten();
-  LogicalResult runReactive();
-  void finishRun();
-
-  // Memory.
-  LogicalResult allocate(BufferId id);
-  void release(BufferId id, double time);
-  void recordMemory(double time);
-  Location getBufferLoc(BufferId id) const;
-
-  // Transfers.
-  LinkChannel &getChannel(MemoryTier tier, Direction direction);
-  LinkChannel::TransferId issueTransfer(MemoryTier tier, Direction direction,
-                                        int64_t bytes, std::string name,
-                                        double notBefore = 0);
-  void advanceChannelsTo(double time);
-  void releaseBuffersWhoseOffloadsFinished();
-  void catchUpWithTransfers();
-  void tryRelease(BufferId id);
-  void waitUntil(double time, std::string reason);
-
-  // Compute.
-  void runOp(Operation *op);
-
-  // Reactive runtime.
-  void touchOperands(Operation *op, unsigned point,
-                     llvm::SmallDenseSet<BufferId> &pinned);
-  void makeRoom(int64_t bytes, const llvm::SmallDenseSet<BufferId> &pinned);
-  void evict(BufferId id);
-  void blockingTransfer(MemoryTier tier, Direction direction, int64_t bytes,
-                        std::string name);
-
-  /// Keeps `residentByRecency` in step with the buffer's residency.
-  void setResident(BufferId id, bool resident);
-
-  void addEvent(TimelineEvent::Kind kind, std::string track, std::string name,
-                double start, double end, int64_t bytes = 0);
-
-  Block &body;
-  const Target &target;
-  SimulationOptions options;
-  BufferLiveness liveness;
-  std::unique_ptr<DeviceAllocator> allocator;
-  std::array<std::array<std::unique_ptr<LinkChannel>, 2>, 3> channels;
-  SmallVector<BufferState> state;
-  /// Resident buffers, least recently touched first.
-  std::set<std::pair<unsigned, BufferId>> residentByRecency;
-  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> prefetchOf;
-  std::vector<IssuedTransfer> issued;
-  SmallVector<BufferId> awaitingOffload;
-  SimulationResult result;
-  uint64_t nextMemoryEvent = 0;
-  /// The offload that produced each remote value, for its prefetches.
-  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> offloadOf;
-  struct PendingPremature {
-    Operation *prefetch;
-    Operation *offload;
-    double issueTime;
-    LinkChannel *channel;
-    LinkChannel::TransferId transfer;
-  };
-  SmallVector<PendingPremature> pendingPremature;
-  Operation *currentOp = nullptr;
-  double now = 0;
-};
-} // namespace
 
 TimelineSimulator::TimelineSimulator(Block &body, const Target &target,
                                      const SimulationOptions &options)
@@ -490,120 +393,6 @@ LogicalResult TimelineSimulator::runAsWritten() {
     catchUpWithTransfers();
     for (BufferId id : liveness.getLastUsedAt(point))
       tryRelease(id);
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Reactive runtime
-//===----------------------------------------------------------------------===//
-
-void TimelineSimulator::blockingTransfer(MemoryTier tier, Direction direction,
-                                         int64_t bytes, std::string name) {
-  const LinkModel &link = *target.getLink(tier);
-  double start = now;
-  if (link.issueOverhead > 0) {
-    addEvent(TimelineEvent::Kind::HostOverhead, "compute",
-             "host issue/sync " + name, now, now + link.issueOverhead);
-    now += link.issueOverhead;
-    result.hostOverheadTime += link.issueOverhead;
-  }
-  LinkChannel::TransferId id = issueTransfer(tier, direction, bytes, name);
-  double end = getChannel(tier, direction).finish(id);
-  addEvent(TimelineEvent::Kind::Stall, "compute", "wait " + name, now, end);
-  ++result.stallCount;
-  result.stallTime += end - start;
-  now = end;
-}
-
-void TimelineSimulator::evict(BufferId id) {
-  const BufferInfo &buffer = liveness.getBuffer(id);
-  BufferState &bufferState = state[id];
-  // A buffer whose tier copy is current is dropped without a copy.
-  if (!bufferState.hasTierCopy)
-    blockingTransfer(*target.getDefaultTier(), Direction::FromDevice,
-                     buffer.size, "evict " + describeValue(buffer.root));
-  bufferState.hasTierCopy = true;
-  allocator->release(id);
-  setResident(id, false);
-  ++result.evictions;
-  recordMemory(now);
-}
-
-void TimelineSimulator::makeRoom(int64_t bytes,
-                                 const llvm::SmallDenseSet<BufferId> &pinned) {
-  while (allocator->getFreeBytes() < bytes) {
-    // The least recently touched resident buffer that the op does not need;
-    // the lower id on a tie.
-    auto victim = llvm::find_if(residentByRecency, [&](auto entry) {
-      return !pinned.contains(entry.second);
-    });
-    if (victim == residentByRecency.end())
-      return; // Nothing left to evict: the allocation reports out of memory.
-    evict(victim->second);
-  }
-}
-
-void TimelineSimulator::touchOperands(Operation *op, unsigned point,
-                                      llvm::SmallDenseSet<BufferId> &pinned) {
-  for (Value operand : op->getOperands())
-    if (const BufferInfo *buffer = liveness.lookup(operand))
-      pinned.insert(buffer->id);
-  for (BufferId id : liveness.getDefinedAt(point))
-    pinned.insert(id);
-  for (BufferId id : pinned) {
-    bool resident = state[id].resident;
-    setResident(id, false);
-    state[id].lastTouched = point;
-    setResident(id, resident);
-  }
-}
-
-LogicalResult TimelineSimulator::runReactive() {
-  // Arguments start on the device while they fit, the rest in the tier.
-  for (BufferId id : liveness.getDefinedAt(liveness.getEntryPoint())) {
-    state[id].hasTierCopy = true;
-    if (allocator->getFreeBytes() >= liveness.getBuffer(id).size) {
-      if (failed(allocate(id)))
-        return failure();
-    }
-  }
-
-  for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
-    Operation *op = liveness.getOp(point);
-    currentOp = op;
-    llvm::SmallDenseSet<BufferId> pinned;
-    touchOperands(op, point, pinned);
-
-    // Fetch what the op reads, then allocate what it writes.
-    for (Value operand : op->getOperands()) {
-      const BufferInfo *buffer = liveness.lookup(operand);
-      if (!buffer || state[buffer->id].resident || state[buffer->id].dead)
-        continue;
-      makeRoom(buffer->size, pinned);
-      if (failed(allocate(buffer->id)))
-        return failure();
-      blockingTransfer(*target.getDefaultTier(), Direction::ToDevice,
-                       buffer->size, "fetch " + describeValue(buffer->root));
-      state[buffer->id].hasTierCopy = true;
-      ++result.fetches;
-    }
-    for (BufferId id : liveness.getDefinedAt(point)) {
-      makeRoom(liveness.getBuffer(id).size, pinned);
-      if (failed(allocate(id)))
-        return failure();
-    }
-    // Results written in place make the tier copy of their buffer stale.
-    for (OpResult opResult : op->getResults())
-      if (const BufferInfo *buffer = liveness.lookup(opResult))
-        state[buffer->id].hasTierCopy = false;
-
-    runOp(op);
-    for (BufferId id : liveness.getLastUsedAt(point))
-      if (state[id].resident)
-        release(id, now);
-      else
-        state[id].dead = true;
   }
   return success();
 }

@@ -1,0 +1,136 @@
+//===- TimelineSimulator.h - The simulator's state and steps ----*- C++ -*-===//
+//
+// Private to the simulation library: the state of one simulated run and the
+// steps that advance it, shared by the as-written walk (Simulator.cpp) and
+// the runtime models that decide transfers themselves (Runtimes.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_LIB_SIMULATION_TIMELINESIMULATOR_H
+#define HYPEROFFLOAD_LIB_SIMULATION_TIMELINESIMULATOR_H
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Simulation/DeviceAllocator.h"
+#include "hyperoffload/Simulation/LinkChannel.h"
+#include "hyperoffload/Simulation/Simulator.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+#include <set>
+
+namespace mlir {
+namespace ho {
+namespace detail {
+
+/// A readable name for an op on a timeline: its location's name when it has
+/// one ("layer 3 / attention"), else its kind or op name.
+std::string describeOp(Operation *op);
+/// A readable name for the value that owns a buffer: its location's name,
+/// "argument #i", or its defining op.
+std::string describeValue(Value value);
+std::string describeTrack(MemoryTier tier, Direction direction);
+
+/// What the simulator knows about one buffer during the run.
+struct BufferState {
+  bool resident = false;
+  bool dead = false;
+  /// As written: offloads of the buffer that may still be reading it.
+  SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 1> offloads;
+  /// As written: the last use has passed; free once the offloads are done.
+  bool releasePending = false;
+  /// Reactive: whether the tier holds an up-to-date copy.
+  bool hasTierCopy = false;
+  /// Reactive: the program point of the last op that touched the buffer.
+  unsigned lastTouched = 0;
+};
+
+/// A transfer in flight or done, to be put on the timeline at the end.
+struct IssuedTransfer {
+  LinkChannel *channel;
+  LinkChannel::TransferId id;
+  MemoryTier tier;
+  Direction direction;
+  std::string name;
+};
+
+class TimelineSimulator {
+public:
+  TimelineSimulator(Block &body, const Target &target,
+                    const SimulationOptions &options);
+
+  FailureOr<SimulationResult> run();
+
+private:
+  LogicalResult checkInput();
+  LogicalResult runAsWritten();
+  LogicalResult runReactive();
+  void finishRun();
+
+  // Memory.
+  LogicalResult allocate(BufferId id);
+  void release(BufferId id, double time);
+  void recordMemory(double time);
+  Location getBufferLoc(BufferId id) const;
+
+  // Transfers.
+  LinkChannel &getChannel(MemoryTier tier, Direction direction);
+  LinkChannel::TransferId issueTransfer(MemoryTier tier, Direction direction,
+                                        int64_t bytes, std::string name,
+                                        double notBefore = 0);
+  void advanceChannelsTo(double time);
+  void releaseBuffersWhoseOffloadsFinished();
+  void catchUpWithTransfers();
+  void tryRelease(BufferId id);
+  void waitUntil(double time, std::string reason);
+
+  // Compute.
+  void runOp(Operation *op);
+
+  // Reactive runtime.
+  void touchOperands(Operation *op, unsigned point,
+                     llvm::SmallDenseSet<BufferId> &pinned);
+  void makeRoom(int64_t bytes, const llvm::SmallDenseSet<BufferId> &pinned);
+  void evict(BufferId id);
+  void blockingTransfer(MemoryTier tier, Direction direction, int64_t bytes,
+                        std::string name);
+
+  /// Keeps `residentByRecency` in step with the buffer's residency.
+  void setResident(BufferId id, bool resident);
+
+  void addEvent(TimelineEvent::Kind kind, std::string track, std::string name,
+                double start, double end, int64_t bytes = 0);
+
+  Block &body;
+  const Target &target;
+  SimulationOptions options;
+  BufferLiveness liveness;
+  std::unique_ptr<DeviceAllocator> allocator;
+  std::array<std::array<std::unique_ptr<LinkChannel>, 2>, 3> channels;
+  SmallVector<BufferState> state;
+  /// Resident buffers, least recently touched first.
+  std::set<std::pair<unsigned, BufferId>> residentByRecency;
+  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> prefetchOf;
+  std::vector<IssuedTransfer> issued;
+  SmallVector<BufferId> awaitingOffload;
+  SimulationResult result;
+  uint64_t nextMemoryEvent = 0;
+  /// The offload that produced each remote value, for its prefetches.
+  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> offloadOf;
+  struct PendingPremature {
+    Operation *prefetch;
+    Operation *offload;
+    double issueTime;
+    LinkChannel *channel;
+    LinkChannel::TransferId transfer;
+  };
+  SmallVector<PendingPremature> pendingPremature;
+  Operation *currentOp = nullptr;
+  double now = 0;
+};
+
+} // namespace detail
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_LIB_SIMULATION_TIMELINESIMULATOR_H

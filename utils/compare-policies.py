@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Scores every policy on the named scenarios and prints a markdown table.
 
-For each scenario, hardware preset and budget: no offload, the reactive
-runtime, and the naive, distance and hyperoffload plans, all simulated on the
-same graph. Compiled plans are scored with a static memory plan
-(ho-assign-offsets, then allocator=static); the reactive runtime, naive
-always-offload and the ZeRO-Infinity-style window with the dynamic
-allocator, like their real counterparts.
-Every step time is also compared with the time lower bound of the unplanned
-graph at the same budget (a negative gap means the run did not fit).
+For each scenario, hardware preset and budget: no offload, the reactive and
+paged runtimes, and the naive, window, distance, pt2 and hyperoffload plans,
+all simulated on the same graph. Compiled plans are scored with a static
+memory plan (ho-assign-offsets, then allocator=static); the reactive
+runtime, naive always-offload and the ZeRO-Infinity-style window with the
+dynamic allocator, and vLLM's paged KV cache with fixed-size blocks, like
+their real counterparts. hyperoffload runs the passes of the --hyperoffload
+pipeline: order refinement, planning, order refinement.
+Every step time is also compared with the time lower bound of the graph at
+the same budget (a negative gap means the run did not fit).
 
   utils/compare-policies.py [BUILD_DIR]                 # the policy table
   utils/compare-policies.py BUILD_DIR --allocators     # each plan, both allocators
@@ -26,7 +28,7 @@ SCENARIOS = [
     ("llama3-8b-decode-128k", "24GB"),
 ]
 HARDWARE = ["ascend910c-supernode", "ascend910c-host"]
-POLICIES = ["none", "reactive", "naive", "window", "distance", "pt2",
+POLICIES = ["none", "reactive", "paged", "naive", "window", "distance", "pt2",
             "hyperoffload"]
 
 
@@ -66,8 +68,19 @@ def score(opt, graph, policy, hw, budget, allocator=None):
         report = run(opt, graph,
                      f"--ho-report={common} mode=reactive allocator=dynamic",
                      "-o", "/dev/null")
+    elif policy == "paged":
+        report = run(opt, graph,
+                     f"--ho-report={common} mode=paged allocator=paged",
+                     "-o", "/dev/null")
+    elif policy == "hyperoffload":
+        # The passes of the --hyperoffload pipeline before offsets.
+        planned = run(opt, graph,
+                      f"--ho-refine-order={common} hide-stalls=false",
+                      f"--ho-plan-offload={common} policy={policy}",
+                      f"--ho-refine-order={common} lower-peak=false")
     else:
         planned = run(opt, graph, f"--ho-plan-offload={common} policy={policy}")
+    if policy not in ("none", "reactive", "paged"):
         if allocator is None:
             runtime = policy in ("naive", "window")
             allocator = "dynamic" if runtime else "static"

@@ -83,6 +83,37 @@ void IdealAllocator::release(BufferId id) {
 }
 
 //===----------------------------------------------------------------------===//
+// BlockAllocator
+//===----------------------------------------------------------------------===//
+
+BlockAllocator::BlockAllocator(int64_t capacity, int64_t blockBytes)
+    : DeviceAllocator(capacity), blockBytes(blockBytes) {
+  assert(blockBytes > 0 && "blocks must hold bytes");
+}
+
+AllocationResult BlockAllocator::allocate(BufferId id, int64_t size) {
+  return resize(id, getBlocksFor(size));
+}
+
+void BlockAllocator::release(BufferId id) { resize(id, 0); }
+
+AllocationResult BlockAllocator::resize(BufferId id, int64_t blocks) {
+  int64_t &held = blocksOf[id];
+  int64_t delta = (blocks - held) * blockBytes;
+  held = blocks;
+  AllocationResult result;
+  if (delta < 0) {
+    noteReleased(-delta);
+    return result;
+  }
+  // Blocks are interchangeable: the pool is as full as its live blocks.
+  noteAllocated(liveBytes, delta);
+  if (liveBytes > capacity / blockBytes * blockBytes)
+    result.status = AllocationResult::Status::OutOfMemory;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
 // BestFitAllocator
 //===----------------------------------------------------------------------===//
 

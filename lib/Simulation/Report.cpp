@@ -123,9 +123,13 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
   os << llvm::formatv("  compactions     {0} ({1}, {2} moved)\n",
                       result.compactions, formatSeconds(result.compactionTime),
                       formatBytes(result.compactionBytes));
-  if (options.mode == ExecutionMode::Reactive)
+  if (options.mode != ExecutionMode::AsWritten)
     os << llvm::formatv("  runtime         {0} fetches, {1} evictions\n",
                         result.fetches, result.evictions);
+  if (options.allocator == AllocatorKind::Paged)
+    os << llvm::formatv("  blocks          {0} each; live bytes count whole "
+                        "blocks\n",
+                        formatBytes(options.blockBytes));
   os << llvm::formatv("  peak live       {0} of a {1} budget\n",
                       formatBytes(result.peakLiveBytes),
                       formatBytes(result.budget));

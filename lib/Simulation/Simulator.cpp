@@ -37,6 +37,8 @@ llvm::StringRef ho::stringifyAllocatorKind(AllocatorKind kind) {
     return "dynamic";
   case AllocatorKind::Ideal:
     return "ideal";
+  case AllocatorKind::Paged:
+    return "paged";
   }
   llvm_unreachable("unknown allocator kind");
 }
@@ -47,6 +49,8 @@ llvm::StringRef ho::stringifyExecutionMode(ExecutionMode mode) {
     return "as-written";
   case ExecutionMode::Reactive:
     return "reactive";
+  case ExecutionMode::Paged:
+    return "paged";
   }
   llvm_unreachable("unknown execution mode");
 }
@@ -117,18 +121,25 @@ LogicalResult TimelineSimulator::checkInput() {
       tier = prefetch.getSource().getType().getTier();
     else
       continue;
-    if (options.mode == ExecutionMode::Reactive)
+    if (options.mode != ExecutionMode::AsWritten)
       return op.emitError()
-             << "reactive mode simulates an unplanned function, but it "
-                "already holds explicit transfers; simulate it as written";
+             << stringifyExecutionMode(options.mode)
+             << " mode simulates an unplanned function, but it already holds "
+                "explicit transfers; simulate it as written";
     if (!target.getLink(tier))
       return op.emitError()
              << "target '" << target.name << "' has no link to the '"
              << stringifyMemoryTier(tier) << "' tier";
   }
-  if (options.mode == ExecutionMode::Reactive && !target.getDefaultTier())
+  if (options.mode != ExecutionMode::AsWritten && !target.getDefaultTier())
     return emitError(body.getParent()->getLoc())
            << "target '" << target.name << "' has no memory tier to evict to";
+  if (options.mode == ExecutionMode::Paged &&
+      options.allocator != AllocatorKind::Paged)
+    return emitError(body.getParent()->getLoc())
+           << "paged mode moves KV caches in fixed-size blocks: simulate it "
+              "with the paged allocator, not the "
+           << stringifyAllocatorKind(options.allocator) << " one";
   return success();
 }
 
@@ -166,10 +177,7 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
     return diag;
   }
   case Status::OutOfMemory:
-    if (!result.outOfMemory) {
-      result.outOfMemory = true;
-      result.firstOutOfMemoryOp = currentOp;
-    }
+    noteOutOfMemory();
     break;
   case Status::Placed:
   case Status::PlacedAfterCompaction:
@@ -190,6 +198,13 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
   result.lifetimes[id].firstEvent = nextMemoryEvent++;
   recordMemory(now);
   return success();
+}
+
+void TimelineSimulator::noteOutOfMemory() {
+  if (result.outOfMemory)
+    return;
+  result.outOfMemory = true;
+  result.firstOutOfMemoryOp = currentOp;
 }
 
 void TimelineSimulator::release(BufferId id, double time) {
@@ -467,11 +482,25 @@ FailureOr<SimulationResult> TimelineSimulator::run() {
   case AllocatorKind::Ideal:
     allocator = std::make_unique<IdealAllocator>(result.budget);
     break;
+  case AllocatorKind::Paged:
+    allocator =
+        std::make_unique<BlockAllocator>(result.budget, options.blockBytes);
+    break;
   }
   recordMemory(0);
 
-  LogicalResult ran =
-      options.mode == ExecutionMode::Reactive ? runReactive() : runAsWritten();
+  LogicalResult ran = failure();
+  switch (options.mode) {
+  case ExecutionMode::AsWritten:
+    ran = runAsWritten();
+    break;
+  case ExecutionMode::Reactive:
+    ran = runReactive();
+    break;
+  case ExecutionMode::Paged:
+    ran = runPaged();
+    break;
+  }
   if (failed(ran))
     return failure();
   finishRun();

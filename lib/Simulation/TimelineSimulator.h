@@ -43,6 +43,11 @@ struct BufferState {
   bool hasTierCopy = false;
   /// Reactive: the program point of the last op that touched the buffer.
   unsigned lastTouched = 0;
+  /// Paged: a KV cache that moves block by block; how many of its blocks are
+  /// on the device, and how many of those the tier has no current copy of.
+  bool paged = false;
+  int64_t residentBlocks = 0;
+  int64_t dirtyBlocks = 0;
 };
 
 /// A transfer in flight or done, to be put on the timeline at the end.
@@ -65,10 +70,12 @@ private:
   LogicalResult checkInput();
   LogicalResult runAsWritten();
   LogicalResult runReactive();
+  LogicalResult runPaged();
   void finishRun();
 
   // Memory.
   LogicalResult allocate(BufferId id);
+  void noteOutOfMemory();
   void release(BufferId id, double time);
   void recordMemory(double time);
   Location getBufferLoc(BufferId id) const;
@@ -94,6 +101,15 @@ private:
   void evict(BufferId id);
   void blockingTransfer(MemoryTier tier, Direction direction, int64_t bytes,
                         std::string name);
+
+  // Paged runtime.
+  BlockAllocator &getBlockAllocator();
+  void markPagedBuffers();
+  void setResidentBlocks(BufferId id, int64_t blocks);
+  void makeRoomInBlocks(int64_t blocks,
+                        const llvm::SmallDenseSet<BufferId> &pinned);
+  void fetchMissingBlocks(BufferId id,
+                          const llvm::SmallDenseSet<BufferId> &pinned);
 
   /// Keeps `residentByRecency` in step with the buffer's residency.
   void setResident(BufferId id, bool resident);

@@ -5,6 +5,7 @@
 #include "PassTarget.h"
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Simulation/Report.h"
+#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -54,6 +55,17 @@ void ReportPass::runOnOperation() {
   if (failed(bytes))
     return signalPassFailure();
   options.budget = *bytes;
+  // Against no capacity, so that only sizes with a unit give blocks.
+  llvm::Expected<int64_t> block = parseMemoryBudget(blockSize, 0);
+  if (!block || *block <= 0) {
+    if (!block)
+      llvm::consumeError(block.takeError());
+    emitError(module.getLoc())
+        << "invalid block-size option '" << blockSize
+        << "': expected a size with a unit, such as 64KiB";
+    return signalPassFailure();
+  }
+  options.blockBytes = *block;
 
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> summary =

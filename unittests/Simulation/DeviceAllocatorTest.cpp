@@ -98,4 +98,23 @@ TEST(StaticAllocatorTest, PastTheCapacityIsOutOfMemory) {
   EXPECT_EQ(allocator.allocate(0, 1024).status, Status::OutOfMemory);
   EXPECT_EQ(allocator.getHighWaterMark(), 1536);
 }
+
+TEST(BlockAllocatorTest, BuffersTakeWholeBlocksAndMayHoldSomeOfThem) {
+  BlockAllocator blocks(/*capacity=*/4096, /*blockBytes=*/1024);
+  EXPECT_EQ(blocks.getFootprint(1), 1024);
+  EXPECT_TRUE(blocks.allocate(0, 1500).isPlaced());
+  EXPECT_EQ(blocks.getBlocks(0), 2);
+  EXPECT_EQ(blocks.getLiveBytes(), 2048);
+  EXPECT_EQ(blocks.getFreeBlocks(), 2);
+  // Half of a buffer leaves, and comes back.
+  EXPECT_TRUE(blocks.resize(0, 1).isPlaced());
+  EXPECT_EQ(blocks.getFreeBlocks(), 3);
+  EXPECT_TRUE(blocks.allocate(1, 3072).isPlaced());
+  EXPECT_EQ(blocks.getFreeBlocks(), 0);
+  EXPECT_EQ(blocks.resize(0, 2).status, AllocationResult::Status::OutOfMemory);
+  blocks.release(1);
+  EXPECT_EQ(blocks.getLiveBytes(), 2048);
+  EXPECT_EQ(blocks.getHighWaterMark(), 5120);
+}
+
 } // namespace

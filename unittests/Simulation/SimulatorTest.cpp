@@ -296,4 +296,71 @@ TEST_F(SimulatorTest, ReactiveEvictsLeastRecentlyUsedFirst) {
   EXPECT_NEAR(result.stallTime, 6 * (10e-6 + 1.024e-6), kTolerance);
   EXPECT_NEAR(result.stepTime, result.stallTime, kTolerance);
 }
+
+// Two 2 MB KV caches and a 1 MB weight in 4 MB of 1 MB blocks: the second
+// cache starts with one block on the device.
+constexpr llvm::StringLiteral kTwoCaches = R"mlir(
+  func.func @f(%w: tensor<250000xf32>,
+               %k0: tensor<500000xf32> {ho.role = "kv_cache"},
+               %k1: tensor<500000xf32> {ho.role = "kv_cache"}) {
+    %a = ho.compute "append0"(%k0) {tied_operands = array<i64: 0>, flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<500000xf32>) -> tensor<500000xf32>
+    %b = ho.compute "attn1"(%k1, %w) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<500000xf32>, tensor<250000xf32>) -> tensor<0xf32>
+    %c = ho.compute "attn0"(%a) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<500000xf32>) -> tensor<0xf32>
+    return
+  }
+)mlir";
+
+TEST_F(SimulatorTest, PagedSwapsKvCacheBlocksOnDemand) {
+  SimulationOptions options;
+  options.budget = 4000000;
+  options.mode = ExecutionMode::Paged;
+  options.allocator = AllocatorKind::Paged;
+  options.blockBytes = 1000000;
+  SimulationResult result = simulate(kTwoCaches, options);
+
+  // attn1 needs the missing block of %k1: the least recently used cache,
+  // %k0, gives up one block, which append0 wrote, so it is copied out
+  // first. attn0 then needs that block back, and %k1 gives one up for free:
+  // the tier still holds a current copy of it.
+  SmallVector<std::string> copies;
+  for (const TimelineEvent &event : result.events)
+    if (event.kind == TimelineEvent::Kind::Transfer)
+      copies.push_back(event.name);
+  EXPECT_EQ(copies, (SmallVector<std::string>{"swap out argument #1",
+                                              "swap in argument #2",
+                                              "swap in argument #1"}));
+  EXPECT_EQ(result.evictions, 2u);
+  EXPECT_EQ(result.fetches, 2u);
+  EXPECT_FALSE(result.outOfMemory);
+  EXPECT_EQ(result.compactions, 0u);
+  EXPECT_EQ(result.peakLiveBytes, 4000000);
+  // Three blocking copies of 1 MB at 1 GB/s.
+  EXPECT_EQ(result.stallCount, 3u);
+  EXPECT_NEAR(result.stepTime, 3 * kMs, kTolerance);
+  EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::FromDevice).bytes,
+            1000000);
+  EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::ToDevice).bytes,
+            2000000);
+}
+
+TEST_F(SimulatorTest, PagedModeNeedsThePagedAllocator) {
+  module = parseSourceString<ModuleOp>(kTwoCaches, &context);
+  ASSERT_TRUE(module);
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    message = diagnostic.str();
+    return success();
+  });
+  SimulationOptions options;
+  options.mode = ExecutionMode::Paged;
+  auto function = *module->getOps<func::FuncOp>().begin();
+  EXPECT_TRUE(
+      failed(ho::simulate(function.getBody().front(), target, options)));
+  EXPECT_EQ(message, "paged mode moves KV caches in fixed-size blocks: "
+                     "simulate it with the paged allocator, not the dynamic "
+                     "one");
+}
 } // namespace

@@ -61,6 +61,8 @@ public:
   }
   /// The largest end offset of any buffer placed so far.
   int64_t getHighWaterMark() const { return highWaterMark; }
+  /// The bytes a request of `size` bytes takes.
+  virtual int64_t getFootprint(int64_t size) const { return size; }
 
 protected:
   void noteAllocated(int64_t offset, int64_t size);
@@ -98,6 +100,37 @@ public:
 
 private:
   llvm::DenseMap<BufferId, int64_t> sizeOf;
+};
+
+/// vLLM-style paging: memory is a pool of fixed-size blocks and any free
+/// block serves any request, so nothing fragments outside a block. A buffer
+/// takes whole blocks, and may hold only some of them: a KV cache whose
+/// other blocks are in a slower tier.
+class BlockAllocator : public DeviceAllocator {
+public:
+  BlockAllocator(int64_t capacity, int64_t blockBytes);
+
+  /// Gives the buffer every block of `size` bytes.
+  AllocationResult allocate(BufferId id, int64_t size) override;
+  void release(BufferId id) override;
+  int64_t getFootprint(int64_t size) const override {
+    return getBlocksFor(size) * blockBytes;
+  }
+
+  /// Gives the buffer exactly `blocks` blocks, more or fewer than it has.
+  AllocationResult resize(BufferId id, int64_t blocks);
+  int64_t getBlocks(BufferId id) const { return blocksOf.lookup(id); }
+  int64_t getBlocksFor(int64_t size) const {
+    return (size + blockBytes - 1) / blockBytes;
+  }
+  int64_t getBlockBytes() const { return blockBytes; }
+  int64_t getFreeBlocks() const {
+    return std::max<int64_t>(0, capacity / blockBytes - liveBytes / blockBytes);
+  }
+
+private:
+  int64_t blockBytes;
+  llvm::DenseMap<BufferId, int64_t> blocksOf;
 };
 
 /// A best-fit allocator with block splitting and coalescing of neighbours,

@@ -33,6 +33,10 @@ enum class AllocatorKind {
   /// No fragmentation: a request fits whenever enough bytes are free. The
   /// bound every real allocator is measured against.
   Ideal,
+  /// Fixed-size blocks, any of which serves any request (vLLM's paged KV
+  /// cache): no fragmentation outside a block, each buffer rounded up to
+  /// whole blocks.
+  Paged,
 };
 
 enum class ExecutionMode {
@@ -41,6 +45,10 @@ enum class ExecutionMode {
   /// No plan: a runtime fetches tensors on demand and evicts the least
   /// recently used ones under memory pressure, blocking compute each time.
   Reactive,
+  /// No plan, vLLM's PagedAttention: only KV caches (arguments with role
+  /// kv_cache) move, block by block, on demand; everything else stays on the
+  /// device. Needs the paged allocator.
+  Paged,
 };
 
 struct SimulationOptions {
@@ -50,6 +58,9 @@ struct SimulationOptions {
   int64_t budget = 0;
   /// Keep every op, transfer and memory change for traces and plots.
   bool recordTimeline = true;
+  /// The block size of the paged allocator: 16 tokens of one LLaMA3-8B
+  /// layer's keys and values by default, vLLM's default block.
+  int64_t blockBytes = 64 * 1024;
 };
 
 enum class Direction { ToDevice = 0, FromDevice = 1 };
@@ -151,8 +162,8 @@ struct SimulationResult {
 /// Simulates `body` (a function body: one block) on `target`. Emits an error
 /// at the offending op and fails when the input cannot be simulated: device
 /// tensors of unknown size, a transfer to a tier the target lacks, a static
-/// plan with a missing or overlapping offset, or explicit transfers in
-/// reactive mode.
+/// plan with a missing or overlapping offset, explicit transfers in a
+/// runtime mode, or paged mode on another allocator.
 FailureOr<SimulationResult> simulate(Block &body, const Target &target,
                                      const SimulationOptions &options);
 

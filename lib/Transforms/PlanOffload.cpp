@@ -349,6 +349,8 @@ PlanOffloadPass::scorePlan(func::FuncOp function, const Target &target,
   Block &body = trial->getBody().front();
   PlanWriter(*trial, BufferLiveness(body, target.device.allocationGranularity))
       .write(plan);
+  // Scored as the pass will write it.
+  delayPrematurePrefetches(*trial, target, budget);
   SimulationOptions simulation;
   simulation.allocator = AllocatorKind::Ideal;
   simulation.budget = budget;

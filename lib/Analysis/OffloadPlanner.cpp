@@ -317,7 +317,9 @@ static std::string getLayerKey(Operation *op) {
 /// named after one layer, in execution order (the backward pass visits them
 /// again, in reverse); every weight argument stays in the tier and is
 /// fetched when the layer `windowLayers` before the one that uses it
-/// starts. No cost model and no budget: the window is the knob.
+/// starts. No cost model and no budget: the window is the knob. (The
+/// HyperOffload planner also tries a variant that keeps the leading layers'
+/// weights resident and issues each fetch as early as the budget allows.)
 SmallVector<Decision> runWindow(PlanningContext &context,
                                 const PlannerOptions &options) {
   const BufferLiveness &liveness = context.getLiveness();
@@ -351,6 +353,8 @@ SmallVector<Decision> runWindow(PlanningContext &context,
             .empty())
       continue;
     unsigned stretch = stretchOf[gap.nextUse];
+    if (!remote.contains(gap.buffer) && stretch < options.windowResidentLayers)
+      continue;
     unsigned issue = stretch >= options.windowLayers
                          ? stretchStart[stretch - options.windowLayers]
                          : 1;
@@ -358,6 +362,18 @@ SmallVector<Decision> runWindow(PlanningContext &context,
     context.commit(gap, window);
     decisions.push_back({gap, window});
     remote.insert(gap.buffer);
+  }
+  if (options.windowHoistFetches) {
+    // The earliest use first, so that the link starts on what is needed
+    // first.
+    SmallVector<Decision *> byUse;
+    for (Decision &decision : decisions)
+      byUse.push_back(&decision);
+    llvm::stable_sort(byUse, [](Decision *a, Decision *b) {
+      return a->first.nextUse < b->first.nextUse;
+    });
+    for (Decision *decision : byUse)
+      context.hoistIntoSlack(decision->first, decision->second);
   }
   return decisions;
 }

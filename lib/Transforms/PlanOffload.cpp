@@ -307,7 +307,10 @@ PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
   // against a budget lowered by the excess, a few times at most.
   Block &original = function.getBody().front();
   OffloadPlan plan = planOffload(original, target, options);
-  if (options.policy != OffloadPolicy::HyperOffload)
+  bool honoursBudget =
+      options.policy == OffloadPolicy::HyperOffload ||
+      (options.policy == OffloadPolicy::Window && options.windowHoistFetches);
+  if (!honoursBudget)
     return {options, plan};
   int64_t budget = options.budget;
   for (unsigned attempt = 1;; ++attempt) {
@@ -364,6 +367,10 @@ PlanOffloadPass::scorePlan(func::FuncOp function, const Target &target,
   return PlanScore{result->stepTime, result->stallTime};
 }
 
+/// The most leading layers whose weights a streamed placement keeps on the
+/// device; a bound for the bisection, above any model's depth.
+static constexpr unsigned kMaxResidentLayers = 1024;
+
 OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
                                                         const Target &target,
                                                         PlannerOptions options,
@@ -378,13 +385,12 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
     return plan;
-  Block &body = function.getBody().front();
   auto consider = [&](const PlannerOptions &alternative) {
-    OffloadPlan other = planOffload(body, target, alternative);
+    OffloadPlan other = fitPlanToBudget(function, target, alternative).second;
     if (other.gaps.empty())
       return;
     std::optional<PlanScore> score =
-        scorePlan(function, target, alternative.budget, other);
+        scorePlan(function, target, options.budget, other);
     if (score && (!best || score->stepTime < best->stepTime)) {
       best = score;
       plan = other;
@@ -398,5 +404,27 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
     alternative.windowLayers = layers;
     consider(alternative);
   }
+  // Streaming every layer moves more than the budget needs. Keep the
+  // weights of as many leading layers on the device as still fits, stream
+  // the rest, and fetch each as early as memory allows. Fewer resident
+  // layers only need less memory, so the most that fits is found by
+  // bisection.
+  alternative.windowLayers = options.windowLayers;
+  alternative.windowHoistFetches = true;
+  auto fits = [&](unsigned residentLayers) {
+    alternative.windowResidentLayers = residentLayers;
+    OffloadPlan other = fitPlanToBudget(function, target, alternative).second;
+    return !other.gaps.empty() &&
+           scorePlan(function, target, options.budget, other);
+  };
+  unsigned low = 0, high = kMaxResidentLayers;
+  if (!fits(low))
+    return plan;
+  while (high - low > 1) {
+    unsigned middle = low + (high - low) / 2;
+    (fits(middle) ? low : high) = middle;
+  }
+  alternative.windowResidentLayers = low;
+  consider(alternative);
   return plan;
 }

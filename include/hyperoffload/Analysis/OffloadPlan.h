@@ -84,6 +84,12 @@ struct PlannerOptions {
   /// Window policy: fetch a layer's weights when the layer this many layers
   /// before it starts.
   unsigned windowLayers = 2;
+  /// Window policy, as the HyperOffload planner uses it: the weights first
+  /// used in this many leading layers stay on the device, and each fetch is
+  /// issued as early as the budget allows. ZeRO-Infinity streams every
+  /// layer at the window (0, false).
+  unsigned windowResidentLayers = 0;
+  bool windowHoistFetches = false;
 };
 
 /// Plans `body` (a function body) under `options`.

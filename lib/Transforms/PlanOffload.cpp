@@ -217,12 +217,12 @@ void PlanOffloadPass::runOnOperation() {
       signalPassFailure();
       continue;
     }
-    auto [planning, plan] = fitPlanToBudget(function, *target, options);
+    OffloadPlan plan = fitPlanToBudget(function, *target, options).second;
     if (policy == OffloadPolicy::HyperOffload)
       plan = preferFasterGroupPlacement(function, *target, options, plan);
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target->device.allocationGranularity);
-    if (plan.estimatedPeak > planning.budget) {
+    if (plan.estimatedPeak > options.budget) {
       unsigned point = plan.estimatedPeakPoint;
       bool atExit = point == liveness.getExitPoint();
       Operation *peakOp = atExit ? body.getTerminator() : liveness.getOp(point);

@@ -337,11 +337,28 @@ SmallVector<Decision> runWindow(PlanningContext &context,
   }
   stretchOf[liveness.getExitPoint()] = stretchOf[liveness.getExitPoint() - 1];
 
-  MemoryTier tier = context.getTiers().front();
   SmallVector<Decision> decisions;
-  // Weights the caller keeps in the tier: only those can be dropped and
-  // fetched again between uses.
-  llvm::SmallDenseSet<BufferId> remote;
+  // Weights the caller keeps in a tier, and which: only those can be
+  // dropped and fetched again between uses, from the same tier.
+  DenseMap<BufferId, MemoryTier> remote;
+  // ZeRO-Infinity streams from one tier; the planner's variant puts each
+  // weight on the link that would be done with it first.
+  auto pickTier = [&](BufferId id) {
+    auto placed = remote.find(id);
+    if (placed != remote.end())
+      return placed->second;
+    ArrayRef<MemoryTier> tiers = context.getTiers();
+    if (!options.windowHoistFetches)
+      return tiers.front();
+    int64_t size = liveness.getBuffer(id).size;
+    auto doneBy = [&](MemoryTier tier) {
+      return context.getLinkBusyTime(tier) +
+             *context.getTransferTime(tier, /*toDevice=*/true, size);
+    };
+    return *llvm::min_element(tiers, [&](MemoryTier a, MemoryTier b) {
+      return doneBy(a) < doneBy(b);
+    });
+  };
   for (const GapCandidate &gap : context.enumerateGaps()) {
     const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
     if (gap.lastUse != 0 && !remote.contains(gap.buffer))
@@ -358,10 +375,11 @@ SmallVector<Decision> runWindow(PlanningContext &context,
     unsigned issue = stretch >= options.windowLayers
                          ? stretchStart[stretch - options.windowLayers]
                          : 1;
+    MemoryTier tier = pickTier(gap.buffer);
     GapWindow window = context.placeBefore(gap, tier, issue);
     context.commit(gap, window);
     decisions.push_back({gap, window});
-    remote.insert(gap.buffer);
+    remote.try_emplace(gap.buffer, tier);
   }
   if (options.windowHoistFetches) {
     // The earliest use first, so that the link starts on what is needed

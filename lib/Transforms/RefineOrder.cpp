@@ -41,9 +41,11 @@ public:
       : body(body), target(target), budget(budget) {}
 
   /// Refines the body in place, simulating at most `maxTrials` orders for
-  /// each move type asked for. Fails, with the simulator's error, when the
+  /// each move type asked for; with `alwaysScore`, scores the body even
+  /// when no move is possible. Fails, with the simulator's error, when the
   /// body cannot be simulated.
-  LogicalResult run(bool hideStalls, bool lowerPeak, unsigned maxTrials);
+  LogicalResult run(bool hideStalls, bool lowerPeak, unsigned maxTrials,
+                    bool alwaysScore);
 
   double initialStepTime = 0, finalStepTime = 0;
   int64_t initialPeak = 0, finalPeak = 0;
@@ -66,9 +68,13 @@ private:
   unsigned hoistFillers(Operation *await, double stall);
 
   void sinkPastPeak();
-  /// Moves `op` to right before its first user, if the ops in between let
-  /// it pass and that user comes after `peak`.
-  bool sinkPast(Operation *op, Operation *peak);
+  /// The first user of `op`, when it comes after `peak` and the ops in
+  /// between let `op` pass; null otherwise.
+  Operation *findSinkTarget(Operation *op, Operation *peak);
+  /// The moves that would take a buffer live at the peak of `liveness` out
+  /// of it: each producer with the user to sink it to, the largest first.
+  SmallVector<std::pair<Operation *, Operation *>>
+  findSinks(const BufferLiveness &liveness);
 
   Block &body;
   const Target &target;
@@ -127,7 +133,15 @@ bool OrderRefiner::acceptOrRestore() {
 }
 
 LogicalResult OrderRefiner::run(bool hideStalls, bool lowerPeak,
-                                unsigned maxTrials) {
+                                unsigned maxTrials, bool alwaysScore) {
+  BufferLiveness liveness(body, target.device.allocationGranularity);
+  constraints.emplace(body, liveness);
+  // Simulating is the expensive part: skip it when no move is possible.
+  hideStalls &= !body.getOps<AwaitOp>().empty();
+  lowerPeak &= !findSinks(liveness).empty();
+  if (!hideStalls && !lowerPeak && !alwaysScore)
+    return success();
+
   FailureOr<SimulationResult> initial = simulateCurrentOrder();
   if (failed(initial))
     return failure();
@@ -137,9 +151,6 @@ LogicalResult OrderRefiner::run(bool hideStalls, bool lowerPeak,
   initialStepTime = best.stepTime;
   initialPeak = best.peakLiveBytes;
   initialArena = getArenaSize(best);
-
-  BufferLiveness liveness(body, target.device.allocationGranularity);
-  constraints.emplace(body, liveness);
   if (hideStalls) {
     trialsLeft = maxTrials;
     hoistOverStalls();
@@ -222,49 +233,57 @@ void OrderRefiner::hoistOverStalls() {
 // Lowering the peak
 //===----------------------------------------------------------------------===//
 
-bool OrderRefiner::sinkPast(Operation *op, Operation *peak) {
+Operation *OrderRefiner::findSinkTarget(Operation *op, Operation *peak) {
   bool pastPeak = false;
   unsigned scanned = 0;
   for (Operation *next = op->getNextNode(); next && scanned < kScanLimit;
        next = next->getNextNode(), ++scanned) {
-    if (llvm::is_contained(constraints->getAccess(next).producers, op)) {
-      if (!pastPeak)
-        return false;
-      op->moveBefore(next);
-      return true;
-    }
+    if (llvm::is_contained(constraints->getAccess(next).producers, op))
+      return pastPeak ? next : nullptr;
     if (!constraints->maySwap(op, next))
-      return false;
+      return nullptr;
     pastPeak |= next == peak;
   }
-  return false;
+  return nullptr;
+}
+
+SmallVector<std::pair<Operation *, Operation *>>
+OrderRefiner::findSinks(const BufferLiveness &liveness) {
+  SmallVector<std::pair<Operation *, Operation *>> sinks;
+  unsigned peakPoint = liveness.getPeakPoint();
+  Operation *peak = liveness.getOp(peakPoint);
+  if (!peak)
+    return sinks;
+  // Buffers allocated before the peak by an op that could run after it,
+  // the largest first.
+  SmallVector<const BufferInfo *> live;
+  for (const BufferInfo &buffer : liveness.getBuffers()) {
+    Operation *producer = buffer.root.getDefiningOp();
+    if (producer && producer->getBlock() == &body &&
+        buffer.definition < peakPoint && buffer.lastUse > peakPoint &&
+        constraints->getAccess(producer).mobility == Mobility::Movable)
+      live.push_back(&buffer);
+  }
+  llvm::stable_sort(live, [](const BufferInfo *a, const BufferInfo *b) {
+    return a->size > b->size;
+  });
+  for (const BufferInfo *buffer : live) {
+    Operation *producer = buffer->root.getDefiningOp();
+    if (Operation *target = findSinkTarget(producer, peak))
+      sinks.push_back({producer, target});
+  }
+  return sinks;
 }
 
 void OrderRefiner::sinkPastPeak() {
   while (trialsLeft > 0) {
     BufferLiveness liveness(body, target.device.allocationGranularity);
-    unsigned peakPoint = liveness.getPeakPoint();
-    Operation *peak = liveness.getOp(peakPoint);
-    if (!peak)
-      return;
-    // Buffers allocated before the peak by an op that could run later, the
-    // largest first.
-    SmallVector<const BufferInfo *> live;
-    for (const BufferInfo &buffer : liveness.getBuffers()) {
-      Operation *producer = buffer.root.getDefiningOp();
-      if (producer && producer->getBlock() == &body &&
-          buffer.definition < peakPoint && buffer.lastUse > peakPoint &&
-          constraints->getAccess(producer).mobility == Mobility::Movable)
-        live.push_back(&buffer);
-    }
-    llvm::stable_sort(live, [](const BufferInfo *a, const BufferInfo *b) {
-      return a->size > b->size;
-    });
     bool improved = false;
-    for (const BufferInfo *buffer : live) {
+    for (auto [op, user] : findSinks(liveness)) {
       if (trialsLeft == 0)
         break;
-      if (sinkPast(buffer->root.getDefiningOp(), peak) && acceptOrRestore()) {
+      op->moveBefore(user);
+      if (acceptOrRestore()) {
         ++numSunk;
         improved = true;
         break;
@@ -300,7 +319,7 @@ void RefineOrderPass::runOnOperation() {
     if (function.isExternal())
       continue;
     OrderRefiner refiner(function.getFunctionBody().front(), *target, *bytes);
-    if (failed(refiner.run(hideStalls, lowerPeak, maxTrials))) {
+    if (failed(refiner.run(hideStalls, lowerPeak, maxTrials, report))) {
       failedAny = true;
       continue;
     }

@@ -235,7 +235,8 @@ llvm::json::Value ho::timelineToChromeTrace(const SimulationResult &result) {
           {"ph", "M"},
           {"pid", 1},
           {"tid", it->second},
-          {"args", llvm::json::Object{{"name", track}}},
+          // A copy: the trace outlives the result it is made from.
+          {"args", llvm::json::Object{{"name", track.str()}}},
       });
     return it->second;
   };

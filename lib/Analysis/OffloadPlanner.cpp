@@ -46,7 +46,10 @@ using Decision = std::pair<GapCandidate, GapWindow>;
 /// needed.
 class HyperOffloadPolicy {
 public:
-  explicit HyperOffloadPolicy(PlanningContext &context) : context(context) {}
+  /// With `exposeStoreTails`, a store that would land after the compute
+  /// has ended counts as a stall of that length: the step waits for it.
+  HyperOffloadPolicy(PlanningContext &context, bool exposeStoreTails)
+      : context(context), exposeStoreTails(exposeStoreTails) {}
 
   SmallVector<Decision> run();
 
@@ -74,6 +77,7 @@ private:
   }
 
   PlanningContext &context;
+  bool exposeStoreTails;
   std::vector<GapCandidate> candidates;
   SmallVector<bool> used;
   /// The tier each argument was placed in, once its first gap is taken.
@@ -102,9 +106,22 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
     covers |= window.covers(peak);
     if (gap.nextUse != GapCandidate::kUnused)
       transfer += *context.getTransferTime(tier, true, size);
-    if (window.storeStart)
-      transfer += *context.getTransferTime(tier, false, size);
     stall += window.stall;
+    // The step is over only when its stores have landed: what outlasts the
+    // compute is exposed.
+    double storeEnd = 0;
+    if (window.storeStart) {
+      transfer += *context.getTransferTime(tier, false, size);
+      storeEnd = window.storeEnd;
+    }
+    if (window.trailingStoreStart) {
+      transfer += window.trailingStoreEnd - *window.trailingStoreStart;
+      storeEnd = std::max(storeEnd, window.trailingStoreEnd);
+    }
+    double tail = exposeStoreTails ? storeEnd - context.getComputeEnd() : 0;
+    if (tail > 0 && !allowStalls)
+      return false;
+    stall += std::max(0.0, tail);
     overflowPoints += countOverflowPoints(
         window.firstFree, std::max(window.firstFree, window.prefetchBefore));
     if (window.trailingFree != 0)
@@ -433,15 +450,36 @@ SmallVector<Decision> runPT2(PlanningContext &context) {
 }
 } // namespace
 
+/// Plans with the HyperOffload policy. Exposing the stores that outlast the
+/// compute steers the plan away from write-backs at the end of the step,
+/// but can leave the greedy search without a way under the budget; then the
+/// plan that ignores them is taken.
+static OffloadPlan planHyperOffload(Block &body, const Target &target,
+                                    int64_t budget) {
+  OffloadPlan plan;
+  for (bool exposeStoreTails : {true, false}) {
+    PlanningContext context(body, target, budget);
+    SmallVector<Decision> decisions;
+    if (!context.getTiers().empty())
+      decisions = HyperOffloadPolicy(context, exposeStoreTails).run();
+    plan = OffloadPlan();
+    context.fillPlan(plan, decisions);
+    if (plan.estimatedPeak <= budget)
+      break;
+  }
+  return plan;
+}
+
 OffloadPlan ho::planOffload(Block &body, const Target &target,
                             const PlannerOptions &options) {
+  if (options.policy == OffloadPolicy::HyperOffload)
+    return planHyperOffload(body, target, options.budget);
   PlanningContext context(body, target, options.budget);
   SmallVector<Decision> decisions;
   if (!context.getTiers().empty()) {
     switch (options.policy) {
     case OffloadPolicy::HyperOffload:
-      decisions = HyperOffloadPolicy(context).run();
-      break;
+      llvm_unreachable("planned above");
     case OffloadPolicy::Naive:
       decisions = runNaive(context);
       break;

@@ -94,6 +94,7 @@ public:
   /// and ends. Entry is 0 and exit the end of the last op.
   double getStart(unsigned point) const { return starts[point]; }
   double getEnd(unsigned point) const { return ends[point]; }
+  double getComputeEnd() const { return starts[liveness.getExitPoint()]; }
 
   /// Points at which the buffer is read or written, sorted, unique; its
   /// definition first unless it is an argument. The exit point when an

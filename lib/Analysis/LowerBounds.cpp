@@ -87,7 +87,8 @@ struct PressurePoint {
 /// Ops that need their operands and results on the device. Transfers and
 /// views are how a schedule moves or renames data, not uses of it.
 static bool needsDataOnDevice(Operation *op) {
-  return !isa<OffloadOp, PrefetchOp, AwaitOp>(op) && !isTensorViewOp(op);
+  return !isa<OffloadOp, PrefetchOp, AwaitOp, WaitOffloadOp>(op) &&
+         !isTensorViewOp(op);
 }
 
 //===----------------------------------------------------------------------===//

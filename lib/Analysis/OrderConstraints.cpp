@@ -9,7 +9,7 @@ using namespace mlir;
 using namespace mlir::ho;
 
 static Mobility getMobility(Operation *op) {
-  if (isa<OffloadOp, PrefetchOp, AwaitOp>(op) ||
+  if (isa<OffloadOp, PrefetchOp, AwaitOp, WaitOffloadOp>(op) ||
       op->hasTrait<OpTrait::IsTerminator>())
     return Mobility::Fixed;
   return isMemoryEffectFree(op) ? Mobility::Movable : Mobility::Barrier;

@@ -401,6 +401,13 @@ LogicalResult TimelineSimulator::runAsWritten() {
       if (landed > now)
         result.awaitStalls[op] = landed - now;
       waitUntil(landed, "await " + describeOp(op));
+    } else if (auto wait = dyn_cast<WaitOffloadOp>(op)) {
+      // The verifier guarantees an ho.offload, which ran before.
+      auto [channel, transfer] = offloadOf.lookup(wait.getRemote());
+      double stored = channel->finish(transfer);
+      if (stored > now)
+        result.awaitStalls[op] = stored - now;
+      waitUntil(stored, "wait for offload " + describeOp(op));
     } else {
       runOp(op);
     }

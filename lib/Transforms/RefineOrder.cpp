@@ -137,7 +137,8 @@ LogicalResult OrderRefiner::run(bool hideStalls, bool lowerPeak,
   BufferLiveness liveness(body, target.device.allocationGranularity);
   constraints.emplace(body, liveness);
   // Simulating is the expensive part: skip it when no move is possible.
-  hideStalls &= !body.getOps<AwaitOp>().empty();
+  hideStalls &=
+      !body.getOps<AwaitOp>().empty() || !body.getOps<WaitOffloadOp>().empty();
   lowerPeak &= !findSinks(liveness).empty();
   if (!hideStalls && !lowerPeak && !alwaysScore)
     return success();

@@ -363,4 +363,33 @@ TEST_F(SimulatorTest, PagedModeNeedsThePagedAllocator) {
                      "simulate it with the paged allocator, not the dynamic "
                      "one");
 }
+
+// A 1 MB store is waited for before a 1 MB buffer is created: compute waits
+// the 1 ms the copy takes, and the two buffers are never live together.
+constexpr llvm::StringLiteral kWaitForOffload = R"mlir(
+  func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, !ho.remote<tensor<250000xf32>>) {
+    %a = ho.compute "produce"(%x) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<4xf32>) -> tensor<250000xf32>
+    %r = ho.offload %a : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+    ho.wait_offload %r : !ho.remote<tensor<250000xf32>>
+    %b = ho.compute "big"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+        : (tensor<4xf32>) -> tensor<250000xf32>
+    %y = ho.compute "use"(%b) {flops = 0 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>) -> tensor<4xf32>
+    return %y, %r : tensor<4xf32>, !ho.remote<tensor<250000xf32>>
+  }
+)mlir";
+
+TEST_F(SimulatorTest, WaitForOffloadStallsUntilTheStoreHasLanded) {
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Ideal;
+  SimulationResult result = simulate(kWaitForOffload, options);
+  EXPECT_EQ(result.stallCount, 1u);
+  EXPECT_NEAR(result.stallTime, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.stepTime, 2 * kMs, kTolerance);
+  ASSERT_EQ(result.awaitStalls.size(), 1u);
+  EXPECT_NEAR(result.awaitStalls.begin()->second, 1 * kMs, kTolerance);
+  // %x, %y and one of %a and %b.
+  EXPECT_EQ(result.peakLiveBytes, 1000000 + 2 * 16);
+}
 } // namespace

@@ -355,7 +355,7 @@ std::string describe(const Diagnostic &diagnostic) {
 SmallVector<Operation *> getComputeOrder(Block &body) {
   SmallVector<Operation *> order;
   for (Operation &op : body)
-    if (!isa<OffloadOp, PrefetchOp, AwaitOp>(op))
+    if (!isa<OffloadOp, PrefetchOp, AwaitOp, WaitOffloadOp>(op))
       order.push_back(&op);
   return order;
 }

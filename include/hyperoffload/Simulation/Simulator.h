@@ -150,7 +150,8 @@ struct SimulationResult {
   std::vector<PrematurePrefetch> prematurePrefetches;
   /// When each op of the body was issued on the compute stream.
   llvm::DenseMap<Operation *, double> issueTimes;
-  /// How long compute waited at each `ho.await` that stalled.
+  /// How long compute waited at each `ho.await` or `ho.wait_offload` that
+  /// stalled.
   llvm::DenseMap<Operation *, double> awaitStalls;
 
   const LinkTraffic &getTraffic(MemoryTier tier, Direction direction) const {

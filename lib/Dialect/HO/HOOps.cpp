@@ -176,3 +176,10 @@ LogicalResult AwaitOp::verify() {
 
 #define GET_OP_CLASSES
 #include "hyperoffload/Dialect/HO/HOOps.cpp.inc"
+
+LogicalResult WaitOffloadOp::verify() {
+  if (!getRemote().getDefiningOp<OffloadOp>())
+    return emitOpError() << "waits for an offload, but its operand is not "
+                            "the result of ho.offload";
+  return success();
+}

@@ -4,11 +4,13 @@
 
 // CHECK-LABEL: func.func @unused_transfers_stay
 // CHECK-NEXT: ho.offload
+// CHECK-NEXT: ho.wait_offload
 // CHECK-NEXT: ho.prefetch
 // CHECK-NEXT: ho.await
 // CHECK-NEXT: return
 func.func @unused_transfers_stay(%act: tensor<8xf32>) {
   %r = ho.offload %act : tensor<8xf32> -> !ho.remote<tensor<8xf32>>
+  ho.wait_offload %r : !ho.remote<tensor<8xf32>>
   %f = ho.prefetch %r : !ho.remote<tensor<8xf32>> -> !ho.future<tensor<8xf32>>
   %t = ho.await %f : !ho.future<tensor<8xf32>> -> tensor<8xf32>
   return

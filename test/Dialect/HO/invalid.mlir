@@ -201,3 +201,11 @@ func.func @compute_on_remote(%r: !ho.remote<tensor<4xf32>>) {
   %y = "ho.compute"(%r) <{kind = "relu"}> : (!ho.remote<tensor<4xf32>>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @wait_for_no_offload(%r: !ho.remote<tensor<4xf32>>) {
+  // expected-error @below {{'ho.wait_offload' op waits for an offload, but its operand is not the result of ho.offload}}
+  ho.wait_offload %r : !ho.remote<tensor<4xf32>>
+  return
+}

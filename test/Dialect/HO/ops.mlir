@@ -64,7 +64,19 @@ func.func @offload_then_prefetch(%act: tensor<64x512xbf16>)
   return %t, %h : tensor<64x512xbf16>, !ho.remote<tensor<64x512xbf16>, host>
 }
 
+// Compute waits until a store has landed, so that its memory is free.
+// CHECK-LABEL: func.func @wait_for_offload
+// CHECK: %[[R:.+]] = ho.offload
+// CHECK-NEXT: ho.wait_offload %[[R]] : !ho.remote<tensor<64x512xbf16>, host>
+func.func @wait_for_offload(%act: tensor<64x512xbf16>) -> !ho.remote<tensor<64x512xbf16>, host> {
+  %r = ho.offload %act : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>, host>
+  ho.wait_offload %r : !ho.remote<tensor<64x512xbf16>, host>
+  return %r : !ho.remote<tensor<64x512xbf16>, host>
+}
+
 // GENERIC-LABEL: "func.func"() <{function_type = (tensor<64x512xbf16>)
 // GENERIC: "ho.offload"(%{{.+}}) : (tensor<64x512xbf16>) -> !ho.remote<tensor<64x512xbf16>>
 // GENERIC: "ho.prefetch"(%{{.+}}) : (!ho.remote<tensor<64x512xbf16>>) -> !ho.future<tensor<64x512xbf16>>
 // GENERIC: "ho.await"(%{{.+}}) : (!ho.future<tensor<64x512xbf16>>) -> tensor<64x512xbf16>
+// GENERIC-LABEL: sym_name = "wait_for_offload"
+// GENERIC: "ho.wait_offload"(%{{.+}}) : (!ho.remote<tensor<64x512xbf16>, host>) -> ()

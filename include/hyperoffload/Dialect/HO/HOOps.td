@@ -174,4 +174,32 @@ def HO_AwaitOp : HO_Op<"await", [
   let hasVerifier = 1;
 }
 
+def HO_WaitOffloadOp : HO_Op<"wait_offload", [
+    MemoryEffects<[MemRead<HO_TransferQueueResource>,
+                   MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "wait until an offload has landed in its tier";
+  let description = [{
+    Blocks the compute stream until the copy of the `ho.offload` that
+    produced `$remote` has completed. An offload is otherwise asynchronous:
+    its device buffer is freed when the copy completes, whenever that is.
+    Waiting for it makes the memory free by this point (once the device
+    value has no later use), which a plan needs when the budget must hold
+    at an op that comes sooner than the copy would otherwise complete. The
+    paper's Detach, made explicit where its timing matters.
+
+    Example:
+
+    ```mlir
+    %r = ho.offload %act : tensor<64x512xbf16> -> !ho.remote<tensor<64x512xbf16>>
+    ho.wait_offload %r : !ho.remote<tensor<64x512xbf16>>
+    ```
+  }];
+
+  let arguments = (ins HO_AnyRemote:$remote);
+  let assemblyFormat = [{
+    $remote attr-dict `:` qualified(type($remote))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HYPEROFFLOAD_DIALECT_HO_HOOPS_TD

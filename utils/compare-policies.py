@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 SCENARIOS = [
-    ("deepseek-v3-nsa-decode", "48GB"),
+    ("deepseek-v3-nsa-decode", "44GB"),
     ("llama3-8b-train", "64GB"),
     ("llama3-8b-decode-128k", "24GB"),
 ]

@@ -109,7 +109,7 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
         window.firstFree, std::max(window.firstFree, window.prefetchBefore));
     if (window.trailingFree != 0)
       overflowPoints +=
-          countOverflowPoints(window.trailingFree, context.getProfile().size());
+          countOverflowPoints(window.trailingFree, context.getNumPoints());
     return true;
   };
   if (!add(index, choice.window) ||
@@ -176,7 +176,7 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
            context.getLiveness().getBuffer(candidates[b].buffer).size;
   });
   for (size_t index : unused) {
-    if (context.getProfile()[context.getPeakPoint()] <= context.getBudget())
+    if (context.getLive(context.getPeakPoint()) <= context.getBudget())
       break;
     const GapCandidate &gap = candidates[index];
     MemoryTier tier = context.getTiers().front();
@@ -188,7 +188,7 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
   }
   while (true) {
     unsigned peak = context.getPeakPoint();
-    if (context.getProfile()[peak] <= context.getBudget())
+    if (context.getLive(peak) <= context.getBudget())
       break;
     // Hidden transfers first; when none relieves the peak, the budget still
     // comes first: take the one that makes compute wait the least.

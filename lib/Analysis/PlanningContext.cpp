@@ -8,8 +8,6 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::ho;
 
@@ -73,7 +71,8 @@ static bool writesInPlace(Value alias) {
 PlanningContext::PlanningContext(Block &body, const Target &target,
                                  int64_t budget)
     : body(body), target(target), budget(budget),
-      liveness(body, target.device.allocationGranularity) {
+      liveness(body, target.device.allocationGranularity),
+      profile(liveness.getProfile(), budget) {
   unsigned exit = liveness.getExitPoint();
   starts.assign(exit + 1, 0);
   ends.assign(exit + 1, 0);
@@ -105,8 +104,6 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
     uses.push_back(std::move(points));
     writtenInPlace.push_back(written);
   }
-  profile.assign(liveness.getProfile().begin(), liveness.getProfile().end());
-  buildProfileIndexes();
 
   for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
     if (target.getLink(tier))
@@ -311,12 +308,9 @@ void PlanningContext::commit(const GapCandidate &gap, const GapWindow &window) {
     }
   }
   int64_t size = liveness.getBuffer(gap.buffer).size;
-  unsigned end = std::min<unsigned>(window.prefetchBefore, profile.size());
-  for (unsigned point = window.firstFree; point < end; ++point)
-    setLive(point, profile[point] - size);
+  profile.add(window.firstFree, window.prefetchBefore, -size);
   if (window.trailingFree != 0)
-    for (unsigned point = window.trailingFree; point < profile.size(); ++point)
-      setLive(point, profile[point] - size);
+    profile.add(window.trailingFree, profile.size(), -size);
 }
 
 unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
@@ -324,58 +318,12 @@ unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
   int64_t size = liveness.getBuffer(gap.buffer).size;
   unsigned hoisted = 0;
   while (window.prefetchBefore > std::max(window.firstFree, gap.lastUse + 1) &&
-         profile[window.prefetchBefore - 1] + size <= budget) {
+         profile.get(window.prefetchBefore - 1) + size <= budget) {
     --window.prefetchBefore;
-    setLive(window.prefetchBefore, profile[window.prefetchBefore] + size);
+    profile.add(window.prefetchBefore, window.prefetchBefore + 1, size);
     ++hoisted;
   }
   return hoisted;
-}
-
-void PlanningContext::buildProfileIndexes() {
-  while (leafBase < profile.size())
-    leafBase *= 2;
-  maxTree.assign(2 * leafBase, INT64_MIN);
-  for (auto [point, live] : llvm::enumerate(profile))
-    maxTree[leafBase + point] = live;
-  for (unsigned node = leafBase - 1; node > 0; --node)
-    maxTree[node] = std::max(maxTree[2 * node], maxTree[2 * node + 1]);
-  overBudget.assign(profile.size() + 1, 0);
-  for (auto [point, live] : llvm::enumerate(profile))
-    if (live > budget)
-      for (unsigned i = point + 1; i < overBudget.size(); i += i & -i)
-        ++overBudget[i];
-}
-
-void PlanningContext::setLive(unsigned point, int64_t bytes) {
-  bool wasOver = profile[point] > budget, isOver = bytes > budget;
-  profile[point] = bytes;
-  unsigned node = leafBase + point;
-  maxTree[node] = bytes;
-  for (node /= 2; node > 0; node /= 2)
-    maxTree[node] = std::max(maxTree[2 * node], maxTree[2 * node + 1]);
-  if (wasOver != isOver)
-    for (unsigned i = point + 1; i < overBudget.size(); i += i & -i)
-      overBudget[i] += isOver ? 1 : -1;
-}
-
-unsigned PlanningContext::getPeakPoint() const {
-  // Descend towards the leftmost leaf holding the maximum.
-  unsigned node = 1;
-  while (node < leafBase)
-    node = maxTree[2 * node] == maxTree[node] ? 2 * node : 2 * node + 1;
-  return node - leafBase;
-}
-
-int64_t PlanningContext::countOverBudget(unsigned first, unsigned last) const {
-  auto prefix = [&](unsigned end) {
-    int64_t count = 0;
-    for (unsigned i = end; i > 0; i -= i & -i)
-      count += overBudget[i];
-    return count;
-  };
-  last = std::min<unsigned>(last, profile.size());
-  return first >= last ? 0 : prefix(last) - prefix(first);
 }
 
 double PlanningContext::getLinkBusyTime(MemoryTier tier) const {
@@ -408,5 +356,5 @@ void PlanningContext::fillPlan(
     plan.gaps.push_back(planned);
   }
   plan.estimatedPeakPoint = getPeakPoint();
-  plan.estimatedPeak = profile[plan.estimatedPeakPoint];
+  plan.estimatedPeak = profile.get(plan.estimatedPeakPoint);
 }

@@ -30,22 +30,16 @@ double LinkTimeline::findEarliest(double earliest, double duration) const {
 std::optional<double> LinkTimeline::findLatest(double deadline, double duration,
                                                double notBefore) const {
   double end = deadline;
-  // Walk the busy intervals backwards from the deadline.
+  // Walk the busy intervals backwards from the deadline. The slot only moves
+  // earlier, so the walk ends as soon as it would start before `notBefore`.
   auto it = busy.lower_bound(end);
-  while (true) {
-    if (it != busy.begin()) {
-      auto previous = std::prev(it);
-      if (previous->second > end - duration) {
-        end = std::min(end, previous->first);
-        it = previous;
-        continue;
-      }
-    }
-    break;
+  while (end - duration >= notBefore) {
+    if (it == busy.begin() || std::prev(it)->second <= end - duration)
+      return end - duration;
+    --it;
+    end = std::min(end, it->first);
   }
-  if (end - duration < notBefore)
-    return std::nullopt;
-  return end - duration;
+  return std::nullopt;
 }
 
 void LinkTimeline::reserve(double start, double end) {
@@ -163,10 +157,10 @@ unsigned PlanningContext::getFirstPointStartingAfter(double time) const {
 
 unsigned PlanningContext::getLastPointStartingBy(double time,
                                                  unsigned notAfter) const {
-  unsigned point = notAfter;
-  while (point > 0 && starts[point] > time)
-    --point;
-  return point;
+  // Starts are non-decreasing.
+  auto it =
+      std::upper_bound(starts.begin(), starts.begin() + notAfter + 1, time);
+  return it == starts.begin() ? 0 : it - starts.begin() - 1;
 }
 
 std::optional<GapWindow>

@@ -227,14 +227,18 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
   return window;
 }
 
-void PlanningContext::timeTrailingStretch(BufferId id, MemoryTier tier,
-                                          GapWindow &window) const {
+unsigned PlanningContext::getLastUseInBody(BufferId id) const {
   ArrayRef<unsigned> points = uses[id];
   unsigned exit = liveness.getExitPoint();
-  // The last use in the body; a returned alias is also used at exit.
-  unsigned last = points.back() == exit && points.size() > 1
-                      ? points[points.size() - 2]
-                      : points.back();
+  // A returned alias is also used at exit.
+  return points.back() == exit && points.size() > 1 ? points[points.size() - 2]
+                                                    : points.back();
+}
+
+void PlanningContext::timeTrailingStretch(BufferId id, MemoryTier tier,
+                                          GapWindow &window) const {
+  unsigned exit = liveness.getExitPoint();
+  unsigned last = getLastUseInBody(id);
   if (last == exit)
     return;
   if (!isReturned(id)) {

@@ -100,6 +100,9 @@ public:
   /// definition first unless it is an argument. The exit point when an
   /// alias is returned.
   ArrayRef<unsigned> getUsePoints(BufferId id) const { return uses[id]; }
+  /// The last point before exit at which the buffer is used; the exit
+  /// point when only the return uses it. The buffer must have a use.
+  unsigned getLastUseInBody(BufferId id) const;
   /// Whether a later in-place write (a tied or destination-style result)
   /// changes the buffer's data.
   bool isWrittenInPlace(BufferId id) const { return writtenInPlace[id]; }

@@ -78,6 +78,12 @@ public:
 
   void makeArgumentsRemote(ArrayRef<RemoteArgument> arguments);
   void writeGaps(ArrayRef<PlannedGap> gaps);
+  /// Writes the gaps of one buffer, sorted by next use.
+  void writeBufferGaps(ArrayRef<PlannedGap> gaps);
+  /// Writes the store (if any), prefetch and await of `gap`, whose data is
+  /// in `value` on the device; returns the fetched copy.
+  Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
+                       Value value);
   void storeRemoteResults();
   void updateFunctionType();
 
@@ -119,44 +125,70 @@ void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
 }
 
 void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
-  // The device value each buffer's next gap starts from; for a remote
-  // argument, the remote value itself until its first fetch.
-  DenseMap<BufferId, Value> current;
-  for (const PlannedGap &gap : gaps) {
-    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
-    Value value = current.lookup(gap.buffer);
-    if (!value)
-      value = buffer.root;
-    Location loc = opAt(gap.nextUse)->getLoc();
-
-    // The data to fetch: a fresh store of the device value, or the copy the
-    // tier already holds (a remote argument nothing has written since).
-    Value source = buffer.root;
-    if (gap.storeAfter) {
-      Operation *last = gap.storeAfter == 0 ? nullptr : opAt(*gap.storeAfter);
-      if (last)
-        builder.setInsertionPointAfter(last);
-      else
-        builder.setInsertionPointToStart(&function.getBody().front());
-      source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
-      ++numOffloads;
-    }
-    // Ahead of the awaits already placed before that op: a prefetch issued
-    // after another transfer's await would wait for it for nothing.
-    Operation *before = opAt(gap.prefetchBefore);
-    while (isa_and_nonnull<AwaitOp>(before->getPrevNode()))
-      before = before->getPrevNode();
-    builder.setInsertionPoint(before);
-    Value future = PrefetchOp::create(builder, loc, source);
-    ++numPrefetches;
-    builder.setInsertionPoint(opAt(gap.nextUse));
-    Value fetched = AwaitOp::create(builder, loc, future);
-
-    value.replaceUsesWithIf(fetched, [&](OpOperand &use) {
-      return pointOf(use.getOwner()) >= gap.nextUse;
-    });
-    current[gap.buffer] = fetched;
+  // Sorted by buffer, then by next use.
+  while (!gaps.empty()) {
+    BufferId buffer = gaps.front().buffer;
+    size_t count =
+        llvm::find_if(
+            gaps, [&](const PlannedGap &gap) { return gap.buffer != buffer; }) -
+        gaps.begin();
+    writeBufferGaps(gaps.take_front(count));
+    gaps = gaps.drop_front(count);
   }
+}
+
+void PlanWriter::writeBufferGaps(ArrayRef<PlannedGap> gaps) {
+  const BufferInfo &buffer = liveness.getBuffer(gaps.front().buffer);
+  // Every use of the data reads the copy the last gap before it fetched.
+  // Sorting the uses once, by point, hands each gap its own without looking
+  // at the others again.
+  SmallVector<std::pair<unsigned, OpOperand *>> uses;
+  for (OpOperand &use : buffer.root.getUses())
+    uses.push_back({pointOf(use.getOwner()), &use});
+  llvm::stable_sort(uses, llvm::less_first());
+  auto firstUseAt = [&](unsigned point) {
+    return llvm::partition_point(
+        uses, [&](const auto &use) { return use.first < point; });
+  };
+
+  // The device value the next gap starts from; for a remote argument, the
+  // remote value itself until its first fetch.
+  Value value = buffer.root;
+  for (auto [index, gap] : llvm::enumerate(gaps)) {
+    Value fetched = writeTransfers(gap, buffer, value);
+    auto end = index + 1 < gaps.size() ? firstUseAt(gaps[index + 1].nextUse)
+                                       : uses.end();
+    for (auto use = firstUseAt(gap.nextUse); use != end; ++use)
+      use->second->set(fetched);
+    value = fetched;
+  }
+}
+
+Value PlanWriter::writeTransfers(const PlannedGap &gap,
+                                 const BufferInfo &buffer, Value value) {
+  Location loc = opAt(gap.nextUse)->getLoc();
+  // The data to fetch: a fresh store of the device value, or the copy the
+  // tier already holds (a remote argument nothing has written since).
+  Value source = buffer.root;
+  if (gap.storeAfter) {
+    Operation *last = gap.storeAfter == 0 ? nullptr : opAt(*gap.storeAfter);
+    if (last)
+      builder.setInsertionPointAfter(last);
+    else
+      builder.setInsertionPointToStart(&function.getBody().front());
+    source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
+    ++numOffloads;
+  }
+  // Ahead of the awaits already placed before that op: a prefetch issued
+  // after another transfer's await would wait for it for nothing.
+  Operation *before = opAt(gap.prefetchBefore);
+  while (isa_and_nonnull<AwaitOp>(before->getPrevNode()))
+    before = before->getPrevNode();
+  builder.setInsertionPoint(before);
+  Value future = PrefetchOp::create(builder, loc, source);
+  ++numPrefetches;
+  builder.setInsertionPoint(opAt(gap.nextUse));
+  return AwaitOp::create(builder, loc, future);
 }
 
 void PlanWriter::storeRemoteResults() {

@@ -37,9 +37,24 @@ struct PlanOffloadPass : public ho::impl::PlanOffloadBase<PlanOffloadPass> {
   void runOnOperation() override;
 
 private:
-  std::pair<PlannerOptions, OffloadPlan>
-  fitPlanToBudget(func::FuncOp function, const Target &target,
-                  PlannerOptions options);
+  /// `plan` written into a copy of a function and simulated in a budget on
+  /// the ideal allocator, with the arena its static memory plan needs.
+  struct Trial {
+    FailureOr<SimulationResult> result;
+    int64_t arena = 0;
+  };
+  Trial runTrial(func::FuncOp function, const Target &target, int64_t budget,
+                 const OffloadPlan &plan);
+
+  struct FittedPlan {
+    /// What it was planned with: the budget may be lowered.
+    PlannerOptions options;
+    OffloadPlan plan;
+    /// The trial of `plan` itself in the original budget, when one ran.
+    std::optional<Trial> trial;
+  };
+  FittedPlan fitPlanToBudget(func::FuncOp function, const Target &target,
+                             PlannerOptions options);
   void writePlan(func::FuncOp function, const BufferLiveness &liveness,
                  const OffloadPlan &plan);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
@@ -48,14 +63,14 @@ private:
     double stepTime;
     double stallTime;
   };
-  /// How `plan` runs on its static memory plan, when that fits the budget.
-  std::optional<PlanScore> scorePlan(func::FuncOp function,
-                                     const Target &target, int64_t budget,
-                                     const OffloadPlan &plan);
+  /// How a trial ran, when its static memory plan fits `budget` and no
+  /// prefetch starts before its store completes.
+  static std::optional<PlanScore> scoreTrial(const Trial &trial,
+                                             int64_t budget);
   OffloadPlan preferFasterGroupPlacement(func::FuncOp function,
                                          const Target &target,
                                          PlannerOptions options,
-                                         OffloadPlan plan);
+                                         const FittedPlan &fitted);
 };
 
 /// Writes one function's plan. Ops are addressed by their program point in
@@ -249,9 +264,12 @@ void PlanOffloadPass::runOnOperation() {
       signalPassFailure();
       continue;
     }
-    auto [planning, plan] = fitPlanToBudget(function, *target, options);
-    if (policy == OffloadPolicy::HyperOffload)
-      plan = preferFasterGroupPlacement(function, *target, options, plan);
+    FittedPlan fitted = fitPlanToBudget(function, *target, options);
+    PlannerOptions planning = fitted.options;
+    OffloadPlan plan =
+        policy == OffloadPolicy::HyperOffload
+            ? preferFasterGroupPlacement(function, *target, options, fitted)
+            : fitted.plan;
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target->device.allocationGranularity);
     if (plan.estimatedPeak > planning.budget) {
@@ -329,7 +347,29 @@ void PlanOffloadPass::writePlan(func::FuncOp function,
   numPrefetches += writer.numPrefetches;
 }
 
-std::pair<PlannerOptions, OffloadPlan>
+PlanOffloadPass::Trial PlanOffloadPass::runTrial(func::FuncOp function,
+                                                 const Target &target,
+                                                 int64_t budget,
+                                                 const OffloadPlan &plan) {
+  OwningOpRef<func::FuncOp> copy = function.clone();
+  Block &body = copy->getBody().front();
+  PlanWriter(*copy, BufferLiveness(body, target.device.allocationGranularity))
+      .write(plan);
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Ideal;
+  simulation.budget = budget;
+  simulation.recordTimeline = false;
+  Trial trial{simulate(body, target, simulation)};
+  if (succeeded(trial.result)) {
+    // The static memory plan the pipeline will assign must fit, not just
+    // the live bytes.
+    BufferLiveness planned(body, target.device.allocationGranularity);
+    trial.arena = assignOffsets(planned, *trial.result).getArenaSize();
+  }
+  return trial;
+}
+
+PlanOffloadPass::FittedPlan
 PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
                                  PlannerOptions options) {
   // The planner's timeline is an estimate: a store may take longer under
@@ -340,71 +380,48 @@ PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
   Block &original = function.getBody().front();
   OffloadPlan plan = planOffload(original, target, options);
   if (options.policy != OffloadPolicy::HyperOffload)
-    return {options, plan};
+    return {options, plan, std::nullopt};
   int64_t budget = options.budget;
   for (unsigned attempt = 1;; ++attempt) {
     if (plan.estimatedPeak > options.budget)
-      return {options, plan};
-    OwningOpRef<func::FuncOp> trial = function.clone();
-    Block &body = trial->getBody().front();
-    BufferLiveness liveness(body, target.device.allocationGranularity);
-    PlanWriter(*trial, liveness).write(plan);
-
-    // The static memory plan the pipeline will assign must fit, not just
-    // the live bytes.
-    SimulationOptions simulation;
-    simulation.allocator = AllocatorKind::Ideal;
-    simulation.budget = budget;
-    simulation.recordTimeline = false;
-    FailureOr<SimulationResult> result = simulate(body, target, simulation);
-    if (failed(result))
-      return {options, plan};
-    BufferLiveness planned(body, target.device.allocationGranularity);
-    int64_t arena = assignOffsets(planned, *result).getArenaSize();
-    if (arena <= budget)
-      return {options, plan};
+      return {options, plan, std::nullopt};
+    Trial trial = runTrial(function, target, budget, plan);
+    if (failed(trial.result) || trial.arena <= budget)
+      return {options, plan, std::move(trial)};
     // Ask for the excess below what this plan reached, not below the
     // previous target: a plan that already met that target would otherwise
     // come back unchanged.
     options.budget =
-        std::min(options.budget, plan.estimatedPeak) - (arena - budget);
+        std::min(options.budget, plan.estimatedPeak) - (trial.arena - budget);
     plan = planOffload(original, target, options);
     if (attempt == 4)
-      return {options, plan};
+      return {options, plan, std::nullopt};
   }
 }
 
 std::optional<PlanOffloadPass::PlanScore>
-PlanOffloadPass::scorePlan(func::FuncOp function, const Target &target,
-                           int64_t budget, const OffloadPlan &plan) {
-  OwningOpRef<func::FuncOp> trial = function.clone();
-  Block &body = trial->getBody().front();
-  PlanWriter(*trial, BufferLiveness(body, target.device.allocationGranularity))
-      .write(plan);
-  SimulationOptions simulation;
-  simulation.allocator = AllocatorKind::Ideal;
-  simulation.budget = budget;
-  simulation.recordTimeline = false;
-  FailureOr<SimulationResult> result = simulate(body, target, simulation);
-  if (failed(result) || !result->prematurePrefetches.empty())
+PlanOffloadPass::scoreTrial(const Trial &trial, int64_t budget) {
+  if (failed(trial.result) || !trial.result->prematurePrefetches.empty() ||
+      trial.arena > budget)
     return std::nullopt;
-  BufferLiveness planned(body, target.device.allocationGranularity);
-  if (assignOffsets(planned, *result).getArenaSize() > budget)
-    return std::nullopt;
-  return PlanScore{result->stepTime, result->stallTime};
+  return PlanScore{trial.result->stepTime, trial.result->stallTime};
 }
 
-OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
-                                                        const Target &target,
-                                                        PlannerOptions options,
-                                                        OffloadPlan plan) {
+OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
+    func::FuncOp function, const Target &target, PlannerOptions options,
+    const FittedPlan &fitted) {
   // When the links cannot hide what must move, placing whole groups at
   // once can keep a link busier than timing gaps one by one: all saved
   // activations out and back (pt2), or whole layers of weights a few layers
   // ahead (window). The simulator decides: such a placement that fits the
   // budget and is faster replaces the plan.
+  OffloadPlan plan = fitted.plan;
+  // Fitting the plan may have run its trial already.
   std::optional<PlanScore> best =
-      scorePlan(function, target, options.budget, plan);
+      fitted.trial
+          ? scoreTrial(*fitted.trial, options.budget)
+          : scoreTrial(runTrial(function, target, options.budget, plan),
+                       options.budget);
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
     return plan;
@@ -414,7 +431,8 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
     if (other.gaps.empty())
       return;
     std::optional<PlanScore> score =
-        scorePlan(function, target, alternative.budget, other);
+        scoreTrial(runTrial(function, target, alternative.budget, other),
+                   alternative.budget);
     if (score && (!best || score->stepTime < best->stepTime)) {
       best = score;
       plan = other;

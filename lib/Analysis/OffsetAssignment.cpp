@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -23,9 +24,31 @@ struct PlacedBuffer {
   LiveInterval interval;
 };
 
+/// Consecutive placed buffers by offset, with what a scan needs to step
+/// over all of them at once.
+struct OffsetBlock {
+  std::vector<PlacedBuffer> buffers;
+  /// The bounds of the buffers' intervals.
+  uint64_t earliestStart, latestStart, earliestEnd, latestEnd;
+  /// The highest end offset.
+  int64_t top;
+  /// The widest hole between the buffers' offset ranges.
+  int64_t widestHole;
+
+  void summarize();
+  bool nothingLiveDuring(LiveInterval interval) const {
+    return earliestStart >= interval.end || latestEnd <= interval.start;
+  }
+  bool allLiveDuring(LiveInterval interval) const {
+    return latestStart < interval.end && earliestEnd > interval.start;
+  }
+};
+
 /// Every placed buffer by offset, equal offsets in the order they were
 /// placed. Kept in blocks, so that an insertion moves one block rather than
-/// the whole list.
+/// the whole list, and so that a scan steps over a block at once when no
+/// buffer in it is live at the same time, or when all are and no hole
+/// between them is wide enough.
 class PlacedByOffset {
 public:
   void insert(const PlacedBuffer &buffer);
@@ -34,8 +57,8 @@ public:
   int64_t findLowestFit(int64_t size, LiveInterval interval) const;
 
 private:
-  static constexpr size_t kMaxBlockSize = 1024;
-  std::vector<std::vector<PlacedBuffer>> blocks;
+  static constexpr size_t kMaxBlockSize = 256;
+  std::vector<OffsetBlock> blocks;
 };
 
 /// The placed buffers by when they are live, so that those live at the same
@@ -98,37 +121,68 @@ static bool scanForFit(llvm::ArrayRef<PlacedBuffer> placed, int64_t size,
   return false;
 }
 
+void OffsetBlock::summarize() {
+  earliestStart = earliestEnd = std::numeric_limits<uint64_t>::max();
+  latestStart = latestEnd = 0;
+  top = 0;
+  widestHole = 0;
+  for (const PlacedBuffer &buffer : buffers) {
+    earliestStart = std::min(earliestStart, buffer.interval.start);
+    latestStart = std::max(latestStart, buffer.interval.start);
+    earliestEnd = std::min(earliestEnd, buffer.interval.end);
+    latestEnd = std::max(latestEnd, buffer.interval.end);
+    // Sorted by offset: `top` is the end of the ranges below so far.
+    if (&buffer != &buffers.front())
+      widestHole = std::max(widestHole, buffer.offset - top);
+    top = std::max(top, buffer.end);
+  }
+}
+
 void PlacedByOffset::insert(const PlacedBuffer &buffer) {
   if (blocks.empty()) {
-    blocks.push_back({buffer});
+    blocks.emplace_back().buffers.push_back(buffer);
+    blocks.back().summarize();
     return;
   }
   // After every buffer at the same offset or lower: the last block that
   // starts no higher, else the first.
   auto block = llvm::upper_bound(blocks, buffer.offset,
-                                 [](int64_t offset, const auto &block) {
-                                   return offset < block.front().offset;
+                                 [](int64_t offset, const OffsetBlock &block) {
+                                   return offset < block.buffers.front().offset;
                                  });
   if (block != blocks.begin())
     --block;
   auto position = llvm::upper_bound(
-      *block, buffer.offset,
+      block->buffers, buffer.offset,
       [](int64_t offset, const PlacedBuffer &p) { return offset < p.offset; });
-  block->insert(position, buffer);
-  if (block->size() > kMaxBlockSize) {
-    std::vector<PlacedBuffer> upperHalf(block->begin() + block->size() / 2,
-                                        block->end());
-    block->resize(block->size() / 2);
-    blocks.insert(std::next(block), std::move(upperHalf));
+  block->buffers.insert(position, buffer);
+  if (block->buffers.size() > kMaxBlockSize) {
+    OffsetBlock upperHalf;
+    auto middle = block->buffers.begin() + block->buffers.size() / 2;
+    upperHalf.buffers.assign(middle, block->buffers.end());
+    block->buffers.erase(middle, block->buffers.end());
+    upperHalf.summarize();
+    block = std::prev(blocks.insert(std::next(block), std::move(upperHalf)));
   }
+  block->summarize();
 }
 
 int64_t PlacedByOffset::findLowestFit(int64_t size,
                                       LiveInterval interval) const {
   int64_t top = 0;
-  for (const std::vector<PlacedBuffer> &block : blocks)
-    if (scanForFit(block, size, interval, top))
+  for (const OffsetBlock &block : blocks) {
+    if (block.nothingLiveDuring(interval))
+      continue;
+    // Every hole below the block's top is narrower than `size`: the one
+    // under its first buffer, and those between its buffers.
+    if (block.allLiveDuring(interval) &&
+        block.buffers.front().offset - top < size && block.widestHole < size) {
+      top = std::max(top, block.top);
+      continue;
+    }
+    if (scanForFit(block.buffers, size, interval, top))
       break;
+  }
   return top;
 }
 

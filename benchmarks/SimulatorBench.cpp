@@ -6,6 +6,10 @@
 //
 //   build/bin/hyperoffload-bench --benchmark_counters_tabular=true
 //
+// BM_Pipeline and BM_ParsePrint time the --hyperoffload pipeline and
+// hyperoffload-opt's own parse and print from 10k to 1M ops;
+// utils/pipeline-scaling.py runs them and fits how they scale.
+//
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
@@ -150,6 +154,13 @@ void BM_SimulateReactive(benchmark::State &state) {
 }
 } // namespace
 
+/// The sizes of the scaling benchmarks, in ops.
+void addScalingSizes(benchmark::internal::Benchmark *benchmark) {
+  benchmark->ArgName("ops")->Unit(benchmark::kMillisecond);
+  for (int ops : {10000, 30000, 100000, 300000, 1000000})
+    benchmark->Arg(ops);
+}
+
 /// The whole --hyperoffload pipeline on the unplanned chain, at a budget
 /// of 3/4 of its peak, for growing sizes: how planning scales.
 void BM_Pipeline(benchmark::State &state) {
@@ -157,10 +168,10 @@ void BM_Pipeline(benchmark::State &state) {
   std::string text = generateIR(/*planned=*/false, groups);
   MLIRContext context;
   context.loadDialect<ho::HODialect, func::FuncDialect>();
-  ho::Target target = cantFail(ho::getTargetPreset("ascend910c-supernode"));
   OwningOpRef<ModuleOp> probe = parseSourceString<ModuleOp>(text, &context);
   Block &body = (*probe->getOps<func::FuncOp>().begin()).getBody().front();
   int64_t peak = ho::BufferLiveness(body, 512).getPeakBytes();
+  probe = nullptr;
 
   ho::HyperOffloadPipelineOptions options;
   options.budget = std::to_string(peak / 4 * 3) + "B";
@@ -172,17 +183,34 @@ void BM_Pipeline(benchmark::State &state) {
     state.ResumeTiming();
     if (failed(pm.run(*module)))
       state.SkipWithError("the pipeline failed");
+    // Freeing the module is not part of the pipeline.
+    state.PauseTiming();
+    module = nullptr;
+    state.ResumeTiming();
+  }
+  state.counters["ops"] = groups * 5;
+}
+
+/// What the pipeline is compared with: what hyperoffload-opt does without
+/// it, parsing the same chain and printing it back.
+void BM_ParsePrint(benchmark::State &state) {
+  int groups = state.range(0) / 5;
+  std::string text = generateIR(/*planned=*/false, groups);
+  for (auto _ : state) {
+    MLIRContext context;
+    context.loadDialect<ho::HODialect, func::FuncDialect>();
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    if (!module)
+      state.SkipWithError("the chain does not parse");
+    else
+      module->print(llvm::nulls());
   }
   state.counters["ops"] = groups * 5;
 }
 
 BENCHMARK(BM_Parse)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Pipeline)
-    ->ArgName("ops")
-    ->Arg(10000)
-    ->Arg(30000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pipeline)->Apply(addScalingSizes);
+BENCHMARK(BM_ParsePrint)->Apply(addScalingSizes);
 BENCHMARK(BM_BufferLiveness)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulateAsWritten)
     ->ArgName("timeline")

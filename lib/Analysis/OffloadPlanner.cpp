@@ -38,6 +38,59 @@ using Decision = std::pair<GapCandidate, GapWindow>;
 // HyperOffload
 //===----------------------------------------------------------------------===//
 
+/// Which candidates may cover a program point: a segment tree over the
+/// points whose nodes list the candidates with a range spanning the node.
+/// A lookup walks from the root to the point's leaf.
+class CoverageIndex {
+public:
+  explicit CoverageIndex(unsigned numPoints)
+      : numPoints(numPoints), lists(2 * llvm::bit_ceil(numPoints)) {}
+
+  /// Records that `candidate` may cover the points in [first, last).
+  void insert(size_t candidate, unsigned first, unsigned last) {
+    last = std::min(last, numPoints);
+    if (first < last)
+      insert(1, 0, numPoints, first, last, candidate);
+  }
+
+  /// The candidates recorded at `point`, in increasing order, each once,
+  /// without those `isTaken` rejects; these are dropped for good.
+  SmallVector<size_t> lookup(unsigned point,
+                             llvm::function_ref<bool(size_t)> isTaken) {
+    SmallVector<size_t> found;
+    unsigned node = 1, first = 0, last = numPoints;
+    while (true) {
+      llvm::erase_if(lists[node], isTaken);
+      llvm::append_range(found, lists[node]);
+      if (last - first == 1)
+        break;
+      unsigned middle = (first + last) / 2;
+      node = 2 * node + (point >= middle);
+      (point < middle ? last : first) = middle;
+    }
+    llvm::sort(found);
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    return found;
+  }
+
+private:
+  void insert(unsigned node, unsigned first, unsigned last, unsigned from,
+              unsigned to, size_t candidate) {
+    if (to <= first || last <= from)
+      return;
+    if (from <= first && last <= to) {
+      lists[node].push_back(candidate);
+      return;
+    }
+    unsigned middle = (first + last) / 2;
+    insert(2 * node, first, middle, from, to, candidate);
+    insert(2 * node + 1, middle, last, from, to, candidate);
+  }
+
+  unsigned numPoints;
+  std::vector<SmallVector<size_t, 0>> lists;
+};
+
 /// Lowers the peak below the budget one decision at a time. At the current
 /// peak, every gap whose off-device window would cover it is timed on every
 /// reachable tier against the link traffic committed so far; the one that
@@ -72,6 +125,16 @@ private:
                                  bool allowStalls);
 
   std::optional<Choice> choose(unsigned peak, bool allowStalls);
+  /// Records where each candidate's window may lie, so that `choose` times
+  /// only the candidates that may relieve the peak.
+  void indexCoverage();
+  /// Records the points an argument's first stretch may cover as points
+  /// candidate `index` may cover.
+  void indexLeadingCoverage(size_t index, const GapCandidate &leading);
+  bool isLeadingStretch(const GapCandidate &gap) const {
+    return gap.lastUse == 0 &&
+           context.getLiveness().getBuffer(gap.buffer).isArgument();
+  }
   int64_t countOverflowPoints(unsigned first, unsigned last) const {
     return context.countOverBudget(first, last);
   }
@@ -84,7 +147,36 @@ private:
   DenseMap<BufferId, MemoryTier> argumentTier;
   /// Each argument's stretch before its first use, by buffer.
   DenseMap<BufferId, size_t> leadingGap;
+  CoverageIndex coverage{context.getNumPoints()};
 };
+
+void HyperOffloadPolicy::indexCoverage() {
+  for (auto [index, gap] : llvm::enumerate(candidates)) {
+    if (isLeadingStretch(gap)) {
+      indexLeadingCoverage(index, gap);
+      continue;
+    }
+    // Off the device strictly between the uses...
+    coverage.insert(index, gap.lastUse + 1, gap.nextUse);
+    // ...and, for an argument, possibly wherever its first stretch is.
+    if (context.getLiveness().getBuffer(gap.buffer).isArgument())
+      indexLeadingCoverage(index, candidates[leadingGap.at(gap.buffer)]);
+  }
+}
+
+void HyperOffloadPolicy::indexLeadingCoverage(size_t index,
+                                              const GapCandidate &leading) {
+  unsigned numPoints = context.getNumPoints();
+  if (leading.nextUse == GapCandidate::kUnused) {
+    coverage.insert(index, 0, numPoints);
+    return;
+  }
+  // Before the first use, and after the last use in the body, once the
+  // fetched copy is dropped or stored back.
+  coverage.insert(index, 0, leading.nextUse);
+  coverage.insert(index, context.getLastUseInBody(leading.buffer) + 1,
+                  numPoints);
+}
 
 std::optional<HyperOffloadPolicy::Choice>
 HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
@@ -126,7 +218,7 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
         window.firstFree, std::max(window.firstFree, window.prefetchBefore));
     if (window.trailingFree != 0)
       overflowPoints +=
-          countOverflowPoints(window.trailingFree, context.getProfile().size());
+          countOverflowPoints(window.trailingFree, context.getNumPoints());
     return true;
   };
   if (!add(index, choice.window) ||
@@ -143,9 +235,10 @@ std::optional<HyperOffloadPolicy::Choice>
 HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
   const BufferLiveness &liveness = context.getLiveness();
   std::optional<Choice> best;
-  for (auto [index, gap] : llvm::enumerate(candidates)) {
-    if (used[index])
-      continue;
+  // The others' windows cannot cover the peak.
+  for (size_t index :
+       coverage.lookup(peak, [&](size_t index) { return used[index]; })) {
+    const GapCandidate &gap = candidates[index];
     // An argument is fetched from the tier the caller keeps it in: a later
     // gap goes to the same tier, or comes with its first stretch.
     std::optional<size_t> leading;
@@ -177,9 +270,9 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
   candidates = context.enumerateGaps();
   used.assign(candidates.size(), false);
   for (auto [index, gap] : llvm::enumerate(candidates))
-    if (gap.lastUse == 0 &&
-        context.getLiveness().getBuffer(gap.buffer).isArgument())
+    if (isLeadingStretch(gap))
       leadingGap[gap.buffer] = index;
+  indexCoverage();
   SmallVector<Decision> decisions;
   // Arguments nothing reads cost nothing to keep in the tier and relieve
   // every point alike: take the largest first, as many as the budget needs,
@@ -193,7 +286,7 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
            context.getLiveness().getBuffer(candidates[b].buffer).size;
   });
   for (size_t index : unused) {
-    if (context.getProfile()[context.getPeakPoint()] <= context.getBudget())
+    if (context.getLive(context.getPeakPoint()) <= context.getBudget())
       break;
     const GapCandidate &gap = candidates[index];
     MemoryTier tier = context.getTiers().front();
@@ -205,7 +298,7 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
   }
   while (true) {
     unsigned peak = context.getPeakPoint();
-    if (context.getProfile()[peak] <= context.getBudget())
+    if (context.getLive(peak) <= context.getBudget())
       break;
     // Hidden transfers first; when none relieves the peak, the budget still
     // comes first: take the one that makes compute wait the least.

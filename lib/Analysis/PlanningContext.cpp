@@ -8,8 +8,6 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::ho;
 
@@ -32,22 +30,16 @@ double LinkTimeline::findEarliest(double earliest, double duration) const {
 std::optional<double> LinkTimeline::findLatest(double deadline, double duration,
                                                double notBefore) const {
   double end = deadline;
-  // Walk the busy intervals backwards from the deadline.
+  // Walk the busy intervals backwards from the deadline. The slot only moves
+  // earlier, so the walk ends as soon as it would start before `notBefore`.
   auto it = busy.lower_bound(end);
-  while (true) {
-    if (it != busy.begin()) {
-      auto previous = std::prev(it);
-      if (previous->second > end - duration) {
-        end = std::min(end, previous->first);
-        it = previous;
-        continue;
-      }
-    }
-    break;
+  while (end - duration >= notBefore) {
+    if (it == busy.begin() || std::prev(it)->second <= end - duration)
+      return end - duration;
+    --it;
+    end = std::min(end, it->first);
   }
-  if (end - duration < notBefore)
-    return std::nullopt;
-  return end - duration;
+  return std::nullopt;
 }
 
 void LinkTimeline::reserve(double start, double end) {
@@ -73,7 +65,8 @@ static bool writesInPlace(Value alias) {
 PlanningContext::PlanningContext(Block &body, const Target &target,
                                  int64_t budget)
     : body(body), target(target), budget(budget),
-      liveness(body, target.device.allocationGranularity) {
+      liveness(body, target.device.allocationGranularity),
+      profile(liveness.getProfile(), budget) {
   unsigned exit = liveness.getExitPoint();
   starts.assign(exit + 1, 0);
   ends.assign(exit + 1, 0);
@@ -105,8 +98,6 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
     uses.push_back(std::move(points));
     writtenInPlace.push_back(written);
   }
-  profile.assign(liveness.getProfile().begin(), liveness.getProfile().end());
-  buildProfileIndexes();
 
   for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
     if (target.getLink(tier))
@@ -166,10 +157,10 @@ unsigned PlanningContext::getFirstPointStartingAfter(double time) const {
 
 unsigned PlanningContext::getLastPointStartingBy(double time,
                                                  unsigned notAfter) const {
-  unsigned point = notAfter;
-  while (point > 0 && starts[point] > time)
-    --point;
-  return point;
+  // Starts are non-decreasing.
+  auto it =
+      std::upper_bound(starts.begin(), starts.begin() + notAfter + 1, time);
+  return it == starts.begin() ? 0 : it - starts.begin() - 1;
 }
 
 std::optional<GapWindow>
@@ -236,14 +227,18 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
   return window;
 }
 
-void PlanningContext::timeTrailingStretch(BufferId id, MemoryTier tier,
-                                          GapWindow &window) const {
+unsigned PlanningContext::getLastUseInBody(BufferId id) const {
   ArrayRef<unsigned> points = uses[id];
   unsigned exit = liveness.getExitPoint();
-  // The last use in the body; a returned alias is also used at exit.
-  unsigned last = points.back() == exit && points.size() > 1
-                      ? points[points.size() - 2]
-                      : points.back();
+  // A returned alias is also used at exit.
+  return points.back() == exit && points.size() > 1 ? points[points.size() - 2]
+                                                    : points.back();
+}
+
+void PlanningContext::timeTrailingStretch(BufferId id, MemoryTier tier,
+                                          GapWindow &window) const {
+  unsigned exit = liveness.getExitPoint();
+  unsigned last = getLastUseInBody(id);
   if (last == exit)
     return;
   if (!isReturned(id)) {
@@ -311,12 +306,9 @@ void PlanningContext::commit(const GapCandidate &gap, const GapWindow &window) {
     }
   }
   int64_t size = liveness.getBuffer(gap.buffer).size;
-  unsigned end = std::min<unsigned>(window.prefetchBefore, profile.size());
-  for (unsigned point = window.firstFree; point < end; ++point)
-    setLive(point, profile[point] - size);
+  profile.add(window.firstFree, window.prefetchBefore, -size);
   if (window.trailingFree != 0)
-    for (unsigned point = window.trailingFree; point < profile.size(); ++point)
-      setLive(point, profile[point] - size);
+    profile.add(window.trailingFree, profile.size(), -size);
 }
 
 unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
@@ -324,58 +316,12 @@ unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
   int64_t size = liveness.getBuffer(gap.buffer).size;
   unsigned hoisted = 0;
   while (window.prefetchBefore > std::max(window.firstFree, gap.lastUse + 1) &&
-         profile[window.prefetchBefore - 1] + size <= budget) {
+         profile.get(window.prefetchBefore - 1) + size <= budget) {
     --window.prefetchBefore;
-    setLive(window.prefetchBefore, profile[window.prefetchBefore] + size);
+    profile.add(window.prefetchBefore, window.prefetchBefore + 1, size);
     ++hoisted;
   }
   return hoisted;
-}
-
-void PlanningContext::buildProfileIndexes() {
-  while (leafBase < profile.size())
-    leafBase *= 2;
-  maxTree.assign(2 * leafBase, INT64_MIN);
-  for (auto [point, live] : llvm::enumerate(profile))
-    maxTree[leafBase + point] = live;
-  for (unsigned node = leafBase - 1; node > 0; --node)
-    maxTree[node] = std::max(maxTree[2 * node], maxTree[2 * node + 1]);
-  overBudget.assign(profile.size() + 1, 0);
-  for (auto [point, live] : llvm::enumerate(profile))
-    if (live > budget)
-      for (unsigned i = point + 1; i < overBudget.size(); i += i & -i)
-        ++overBudget[i];
-}
-
-void PlanningContext::setLive(unsigned point, int64_t bytes) {
-  bool wasOver = profile[point] > budget, isOver = bytes > budget;
-  profile[point] = bytes;
-  unsigned node = leafBase + point;
-  maxTree[node] = bytes;
-  for (node /= 2; node > 0; node /= 2)
-    maxTree[node] = std::max(maxTree[2 * node], maxTree[2 * node + 1]);
-  if (wasOver != isOver)
-    for (unsigned i = point + 1; i < overBudget.size(); i += i & -i)
-      overBudget[i] += isOver ? 1 : -1;
-}
-
-unsigned PlanningContext::getPeakPoint() const {
-  // Descend towards the leftmost leaf holding the maximum.
-  unsigned node = 1;
-  while (node < leafBase)
-    node = maxTree[2 * node] == maxTree[node] ? 2 * node : 2 * node + 1;
-  return node - leafBase;
-}
-
-int64_t PlanningContext::countOverBudget(unsigned first, unsigned last) const {
-  auto prefix = [&](unsigned end) {
-    int64_t count = 0;
-    for (unsigned i = end; i > 0; i -= i & -i)
-      count += overBudget[i];
-    return count;
-  };
-  last = std::min<unsigned>(last, profile.size());
-  return first >= last ? 0 : prefix(last) - prefix(first);
 }
 
 double PlanningContext::getLinkBusyTime(MemoryTier tier) const {
@@ -408,5 +354,5 @@ void PlanningContext::fillPlan(
     plan.gaps.push_back(planned);
   }
   plan.estimatedPeakPoint = getPeakPoint();
-  plan.estimatedPeak = profile[plan.estimatedPeakPoint];
+  plan.estimatedPeak = profile.get(plan.estimatedPeakPoint);
 }

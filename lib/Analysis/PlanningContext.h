@@ -10,6 +10,7 @@
 #ifndef HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
 #define HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
 
+#include "LiveProfile.h"
 #include "hyperoffload/Analysis/OffloadPlan.h"
 
 #include <map>
@@ -100,6 +101,9 @@ public:
   /// definition first unless it is an argument. The exit point when an
   /// alias is returned.
   ArrayRef<unsigned> getUsePoints(BufferId id) const { return uses[id]; }
+  /// The last point before exit at which the buffer is used; the exit
+  /// point when only the return uses it. The buffer must have a use.
+  unsigned getLastUseInBody(BufferId id) const;
   /// Whether a later in-place write (a tied or destination-style result)
   /// changes the buffer's data.
   bool isWrittenInPlace(BufferId id) const { return writtenInPlace[id]; }
@@ -150,12 +154,16 @@ public:
   /// memory it then holds sooner fits the budget; returns how many ops
   /// earlier.
   unsigned hoistIntoSlack(const GapCandidate &gap, GapWindow &window);
-  /// The live bytes at every point with the decisions committed so far.
-  ArrayRef<int64_t> getProfile() const { return profile; }
+  /// The live bytes at `point` with the decisions committed so far.
+  int64_t getLive(unsigned point) const { return profile.get(point); }
+  /// Entry, every op and exit.
+  unsigned getNumPoints() const { return profile.size(); }
   /// The point with the most live bytes (the first, on a tie).
-  unsigned getPeakPoint() const;
+  unsigned getPeakPoint() const { return profile.getPeakPoint(); }
   /// How many points in [first, last) have more live bytes than the budget.
-  int64_t countOverBudget(unsigned first, unsigned last) const;
+  int64_t countOverBudget(unsigned first, unsigned last) const {
+    return profile.countOverBudget(first, last);
+  }
 
   /// The tiers the target reaches, fastest link to the device first.
   ArrayRef<MemoryTier> getTiers() const { return tiers; }
@@ -167,11 +175,6 @@ public:
            llvm::ArrayRef<std::pair<GapCandidate, GapWindow>> decisions) const;
 
 private:
-  /// Sets the live bytes at `point`, keeping the peak and over-budget
-  /// indexes in step: planning asks for both at every step.
-  void setLive(unsigned point, int64_t bytes);
-  void buildProfileIndexes();
-
   unsigned getFirstPointStartingAfter(double time) const;
   /// Fills the trailing part of an argument's window.
   void timeTrailingStretch(BufferId id, MemoryTier tier,
@@ -186,12 +189,7 @@ private:
   SmallVector<double> ends;
   std::vector<SmallVector<unsigned>> uses;
   SmallVector<bool> writtenInPlace;
-  SmallVector<int64_t> profile;
-  /// A max tree over the profile (leaves from `leafBase`) and a Fenwick tree
-  /// of the points over the budget.
-  unsigned leafBase = 1;
-  SmallVector<int64_t> maxTree;
-  SmallVector<int64_t> overBudget;
+  LiveProfile profile;
   SmallVector<MemoryTier> tiers;
   /// [tier][toDevice ? 0 : 1]
   std::array<std::array<LinkTimeline, 2>, 3> links;

@@ -37,9 +37,24 @@ struct PlanOffloadPass : public ho::impl::PlanOffloadBase<PlanOffloadPass> {
   void runOnOperation() override;
 
 private:
-  std::pair<PlannerOptions, OffloadPlan>
-  fitPlanToBudget(func::FuncOp function, const Target &target,
-                  PlannerOptions options);
+  /// `plan` written into a copy of a function and simulated in a budget on
+  /// the ideal allocator, with the arena its static memory plan needs.
+  struct Trial {
+    FailureOr<SimulationResult> result;
+    int64_t arena = 0;
+  };
+  Trial runTrial(func::FuncOp function, const Target &target, int64_t budget,
+                 const OffloadPlan &plan);
+
+  struct FittedPlan {
+    /// What it was planned with: the budget may be lowered.
+    PlannerOptions options;
+    OffloadPlan plan;
+    /// The trial of `plan` itself in the original budget, when one ran.
+    std::optional<Trial> trial;
+  };
+  FittedPlan fitPlanToBudget(func::FuncOp function, const Target &target,
+                             PlannerOptions options);
   void writePlan(func::FuncOp function, const BufferLiveness &liveness,
                  const OffloadPlan &plan);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
@@ -48,14 +63,14 @@ private:
     double stepTime;
     double stallTime;
   };
-  /// How `plan` runs on its static memory plan, when that fits the budget.
-  std::optional<PlanScore> scorePlan(func::FuncOp function,
-                                     const Target &target, int64_t budget,
-                                     const OffloadPlan &plan);
+  /// How a trial ran, when its static memory plan fits `budget` and no
+  /// prefetch starts before its store completes.
+  static std::optional<PlanScore> scoreTrial(const Trial &trial,
+                                             int64_t budget);
   OffloadPlan preferFasterGroupPlacement(func::FuncOp function,
                                          const Target &target,
                                          PlannerOptions options,
-                                         OffloadPlan plan);
+                                         const FittedPlan &fitted);
 };
 
 /// Writes one function's plan. Ops are addressed by their program point in
@@ -78,6 +93,12 @@ public:
 
   void makeArgumentsRemote(ArrayRef<RemoteArgument> arguments);
   void writeGaps(ArrayRef<PlannedGap> gaps);
+  /// Writes the gaps of one buffer, sorted by next use.
+  void writeBufferGaps(ArrayRef<PlannedGap> gaps);
+  /// Writes the store (if any), prefetch and await of `gap`, whose data is
+  /// in `value` on the device; returns the fetched copy.
+  Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
+                       Value value);
   void storeRemoteResults();
   void updateFunctionType();
 
@@ -119,44 +140,70 @@ void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
 }
 
 void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
-  // The device value each buffer's next gap starts from; for a remote
-  // argument, the remote value itself until its first fetch.
-  DenseMap<BufferId, Value> current;
-  for (const PlannedGap &gap : gaps) {
-    const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
-    Value value = current.lookup(gap.buffer);
-    if (!value)
-      value = buffer.root;
-    Location loc = opAt(gap.nextUse)->getLoc();
-
-    // The data to fetch: a fresh store of the device value, or the copy the
-    // tier already holds (a remote argument nothing has written since).
-    Value source = buffer.root;
-    if (gap.storeAfter) {
-      Operation *last = gap.storeAfter == 0 ? nullptr : opAt(*gap.storeAfter);
-      if (last)
-        builder.setInsertionPointAfter(last);
-      else
-        builder.setInsertionPointToStart(&function.getBody().front());
-      source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
-      ++numOffloads;
-    }
-    // Ahead of the awaits already placed before that op: a prefetch issued
-    // after another transfer's await would wait for it for nothing.
-    Operation *before = opAt(gap.prefetchBefore);
-    while (isa_and_nonnull<AwaitOp>(before->getPrevNode()))
-      before = before->getPrevNode();
-    builder.setInsertionPoint(before);
-    Value future = PrefetchOp::create(builder, loc, source);
-    ++numPrefetches;
-    builder.setInsertionPoint(opAt(gap.nextUse));
-    Value fetched = AwaitOp::create(builder, loc, future);
-
-    value.replaceUsesWithIf(fetched, [&](OpOperand &use) {
-      return pointOf(use.getOwner()) >= gap.nextUse;
-    });
-    current[gap.buffer] = fetched;
+  // Sorted by buffer, then by next use.
+  while (!gaps.empty()) {
+    BufferId buffer = gaps.front().buffer;
+    size_t count =
+        llvm::find_if(
+            gaps, [&](const PlannedGap &gap) { return gap.buffer != buffer; }) -
+        gaps.begin();
+    writeBufferGaps(gaps.take_front(count));
+    gaps = gaps.drop_front(count);
   }
+}
+
+void PlanWriter::writeBufferGaps(ArrayRef<PlannedGap> gaps) {
+  const BufferInfo &buffer = liveness.getBuffer(gaps.front().buffer);
+  // Every use of the data reads the copy the last gap before it fetched.
+  // Sorting the uses once, by point, hands each gap its own without looking
+  // at the others again.
+  SmallVector<std::pair<unsigned, OpOperand *>> uses;
+  for (OpOperand &use : buffer.root.getUses())
+    uses.push_back({pointOf(use.getOwner()), &use});
+  llvm::stable_sort(uses, llvm::less_first());
+  auto firstUseAt = [&](unsigned point) {
+    return llvm::partition_point(
+        uses, [&](const auto &use) { return use.first < point; });
+  };
+
+  // The device value the next gap starts from; for a remote argument, the
+  // remote value itself until its first fetch.
+  Value value = buffer.root;
+  for (auto [index, gap] : llvm::enumerate(gaps)) {
+    Value fetched = writeTransfers(gap, buffer, value);
+    auto end = index + 1 < gaps.size() ? firstUseAt(gaps[index + 1].nextUse)
+                                       : uses.end();
+    for (auto use = firstUseAt(gap.nextUse); use != end; ++use)
+      use->second->set(fetched);
+    value = fetched;
+  }
+}
+
+Value PlanWriter::writeTransfers(const PlannedGap &gap,
+                                 const BufferInfo &buffer, Value value) {
+  Location loc = opAt(gap.nextUse)->getLoc();
+  // The data to fetch: a fresh store of the device value, or the copy the
+  // tier already holds (a remote argument nothing has written since).
+  Value source = buffer.root;
+  if (gap.storeAfter) {
+    Operation *last = gap.storeAfter == 0 ? nullptr : opAt(*gap.storeAfter);
+    if (last)
+      builder.setInsertionPointAfter(last);
+    else
+      builder.setInsertionPointToStart(&function.getBody().front());
+    source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
+    ++numOffloads;
+  }
+  // Ahead of the awaits already placed before that op: a prefetch issued
+  // after another transfer's await would wait for it for nothing.
+  Operation *before = opAt(gap.prefetchBefore);
+  while (isa_and_nonnull<AwaitOp>(before->getPrevNode()))
+    before = before->getPrevNode();
+  builder.setInsertionPoint(before);
+  Value future = PrefetchOp::create(builder, loc, source);
+  ++numPrefetches;
+  builder.setInsertionPoint(opAt(gap.nextUse));
+  return AwaitOp::create(builder, loc, future);
 }
 
 void PlanWriter::storeRemoteResults() {
@@ -217,9 +264,11 @@ void PlanOffloadPass::runOnOperation() {
       signalPassFailure();
       continue;
     }
-    OffloadPlan plan = fitPlanToBudget(function, *target, options).second;
-    if (policy == OffloadPolicy::HyperOffload)
-      plan = preferFasterGroupPlacement(function, *target, options, plan);
+    FittedPlan fitted = fitPlanToBudget(function, *target, options);
+    OffloadPlan plan =
+        policy == OffloadPolicy::HyperOffload
+            ? preferFasterGroupPlacement(function, *target, options, fitted)
+            : fitted.plan;
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target->device.allocationGranularity);
     if (plan.estimatedPeak > options.budget) {
@@ -297,7 +346,31 @@ void PlanOffloadPass::writePlan(func::FuncOp function,
   numPrefetches += writer.numPrefetches;
 }
 
-std::pair<PlannerOptions, OffloadPlan>
+PlanOffloadPass::Trial PlanOffloadPass::runTrial(func::FuncOp function,
+                                                 const Target &target,
+                                                 int64_t budget,
+                                                 const OffloadPlan &plan) {
+  OwningOpRef<func::FuncOp> copy = function.clone();
+  Block &body = copy->getBody().front();
+  PlanWriter(*copy, BufferLiveness(body, target.device.allocationGranularity))
+      .write(plan);
+  // Tried as the pass will write it.
+  delayPrematurePrefetches(*copy, target, budget);
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Ideal;
+  simulation.budget = budget;
+  simulation.recordTimeline = false;
+  Trial trial{simulate(body, target, simulation)};
+  if (succeeded(trial.result)) {
+    // The static memory plan the pipeline will assign must fit, not just
+    // the live bytes.
+    BufferLiveness planned(body, target.device.allocationGranularity);
+    trial.arena = assignOffsets(planned, *trial.result).getArenaSize();
+  }
+  return trial;
+}
+
+PlanOffloadPass::FittedPlan
 PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
                                  PlannerOptions options) {
   // The planner's timeline is an estimate: a store may take longer under
@@ -311,86 +384,61 @@ PlanOffloadPass::fitPlanToBudget(func::FuncOp function, const Target &target,
       options.policy == OffloadPolicy::HyperOffload ||
       (options.policy == OffloadPolicy::Window && options.windowHoistFetches);
   if (!honoursBudget)
-    return {options, plan};
+    return {options, plan, std::nullopt};
   int64_t budget = options.budget;
   for (unsigned attempt = 1;; ++attempt) {
     if (plan.estimatedPeak > options.budget)
-      return {options, plan};
-    OwningOpRef<func::FuncOp> trial = function.clone();
-    Block &body = trial->getBody().front();
-    BufferLiveness liveness(body, target.device.allocationGranularity);
-    PlanWriter(*trial, liveness).write(plan);
-
-    // The static memory plan the pipeline will assign must fit, not just
-    // the live bytes.
-    SimulationOptions simulation;
-    simulation.allocator = AllocatorKind::Ideal;
-    simulation.budget = budget;
-    simulation.recordTimeline = false;
-    FailureOr<SimulationResult> result = simulate(body, target, simulation);
-    if (failed(result))
-      return {options, plan};
-    BufferLiveness planned(body, target.device.allocationGranularity);
-    int64_t arena = assignOffsets(planned, *result).getArenaSize();
-    if (arena <= budget)
-      return {options, plan};
+      return {options, plan, std::nullopt};
+    Trial trial = runTrial(function, target, budget, plan);
+    if (failed(trial.result) || trial.arena <= budget)
+      return {options, plan, std::move(trial)};
     // Ask for the excess below what this plan reached, not below the
     // previous target: a plan that already met that target would otherwise
     // come back unchanged.
     options.budget =
-        std::min(options.budget, plan.estimatedPeak) - (arena - budget);
+        std::min(options.budget, plan.estimatedPeak) - (trial.arena - budget);
     plan = planOffload(original, target, options);
     if (attempt == 4)
-      return {options, plan};
+      return {options, plan, std::nullopt};
   }
 }
 
 std::optional<PlanOffloadPass::PlanScore>
-PlanOffloadPass::scorePlan(func::FuncOp function, const Target &target,
-                           int64_t budget, const OffloadPlan &plan) {
-  OwningOpRef<func::FuncOp> trial = function.clone();
-  Block &body = trial->getBody().front();
-  PlanWriter(*trial, BufferLiveness(body, target.device.allocationGranularity))
-      .write(plan);
-  // Scored as the pass will write it.
-  delayPrematurePrefetches(*trial, target, budget);
-  SimulationOptions simulation;
-  simulation.allocator = AllocatorKind::Ideal;
-  simulation.budget = budget;
-  simulation.recordTimeline = false;
-  FailureOr<SimulationResult> result = simulate(body, target, simulation);
-  if (failed(result) || !result->prematurePrefetches.empty())
+PlanOffloadPass::scoreTrial(const Trial &trial, int64_t budget) {
+  if (failed(trial.result) || !trial.result->prematurePrefetches.empty() ||
+      trial.arena > budget)
     return std::nullopt;
-  BufferLiveness planned(body, target.device.allocationGranularity);
-  if (assignOffsets(planned, *result).getArenaSize() > budget)
-    return std::nullopt;
-  return PlanScore{result->stepTime, result->stallTime};
+  return PlanScore{trial.result->stepTime, trial.result->stallTime};
 }
 
 /// The most leading layers whose weights a streamed placement keeps on the
 /// device; a bound for the bisection, above any model's depth.
 static constexpr unsigned kMaxResidentLayers = 1024;
 
-OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
-                                                        const Target &target,
-                                                        PlannerOptions options,
-                                                        OffloadPlan plan) {
+OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
+    func::FuncOp function, const Target &target, PlannerOptions options,
+    const FittedPlan &fitted) {
   // When the links cannot hide what must move, placing whole groups at
   // once can keep a link busier than timing gaps one by one: all saved
   // activations out and back (pt2), or whole layers of weights a few layers
   // ahead (window). The simulator decides: such a placement that fits the
   // budget and is faster replaces the plan.
+  OffloadPlan plan = fitted.plan;
+  // Fitting the plan may have run its trial already.
   std::optional<PlanScore> best =
-      scorePlan(function, target, options.budget, plan);
+      fitted.trial
+          ? scoreTrial(*fitted.trial, options.budget)
+          : scoreTrial(runTrial(function, target, options.budget, plan),
+                       options.budget);
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
     return plan;
   auto consider = [&](const PlannerOptions &alternative) {
-    OffloadPlan other = fitPlanToBudget(function, target, alternative).second;
+    OffloadPlan other = fitPlanToBudget(function, target, alternative).plan;
     if (other.gaps.empty())
       return;
-    std::optional<PlanScore> score =
-        scorePlan(function, target, options.budget, other);
+    std::optional<PlanScore> score = scoreTrial(
+        runTrial(function, target, options.budget, other), options.budget);
     if (score && (!best || score->stepTime < best->stepTime)) {
       best = score;
       plan = other;
@@ -413,9 +461,10 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(func::FuncOp function,
   alternative.windowHoistFetches = true;
   auto fits = [&](unsigned residentLayers) {
     alternative.windowResidentLayers = residentLayers;
-    OffloadPlan other = fitPlanToBudget(function, target, alternative).second;
+    OffloadPlan other = fitPlanToBudget(function, target, alternative).plan;
     return !other.gaps.empty() &&
-           scorePlan(function, target, options.budget, other);
+           scoreTrial(runTrial(function, target, options.budget, other),
+                      options.budget);
   };
   unsigned low = 0, high = kMaxResidentLayers;
   if (!fits(low))

@@ -57,14 +57,13 @@ struct LiveInterval {
 /// against 12-17%. Keeping the low offsets dense leaves the large holes
 /// higher up whole for the buffers that come later.
 ///
-/// Cost: placed buffers are kept in one array sorted by offset, and each
-/// placement scans it in offset order up to the first gap that fits,
-/// skipping the buffers that are not live at the same time with a
-/// branch-free test: O(n^2) cheap steps in the worst case. On synthetic
-/// lifetimes that takes 15-30 ms for 6,000 buffers, 0.2-0.4 s for 20,000
-/// and 1-2 s for 50,000. (Indexing the placed buffers by time does not pay:
-/// weights, caches and optimizer states live for the whole step, conflict
-/// with every buffer, and must be stepped over anyway.)
+/// Cost: a placement looks only at the placed buffers live at the same
+/// time, found through an index by time, and sorts them by offset; when most
+/// placed buffers are (weights, caches and optimizer states live for the
+/// whole step), it scans all of them in offset order instead, as they are
+/// kept in blocks sorted by offset. A chain of short-lived activations is
+/// then placed in O(n log n); buffers that all overlap still cost O(n^2)
+/// cheap steps, as the first gap that fits lies above all of them.
 class OffsetAssignment {
 public:
   OffsetAssignment(llvm::ArrayRef<int64_t> sizes,

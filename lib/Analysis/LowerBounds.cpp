@@ -85,10 +85,11 @@ struct PressurePoint {
 } // namespace
 
 /// Ops that need their operands and results on the device. Transfers and
-/// views are how a schedule moves or renames data, not uses of it.
+/// views are how a schedule moves or renames data, not uses of it; the
+/// return hands results over, and a plan may hand them over in a tier.
 static bool needsDataOnDevice(Operation *op) {
   return !isa<OffloadOp, PrefetchOp, AwaitOp, WaitOffloadOp>(op) &&
-         !isTensorViewOp(op);
+         !isTensorViewOp(op) && !op->hasTrait<OpTrait::ReturnLike>();
 }
 
 //===----------------------------------------------------------------------===//
@@ -219,19 +220,16 @@ LogicalTensors LogicalTensorBuilder::build() {
 //===----------------------------------------------------------------------===//
 
 /// Bytes of the distinct device buffers `op` reads or writes, each rounded
-/// to the allocation granularity; for the return, without the caller's
-/// tensors.
+/// to the allocation granularity.
 static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
-                             const LogicalTensors &tensors,
                              const Target &target) {
-  bool returns = op->hasTrait<OpTrait::ReturnLike>();
   llvm::SmallDenseSet<BufferId, 8> seen;
   int64_t bytes = 0;
   for (ValueRange values :
        {ValueRange(op->getOperands()), ValueRange(op->getResults())}) {
     for (Value value : values) {
       const BufferInfo *buffer = liveness.lookup(value);
-      if (!buffer || (returns && tensors.holdsCallerTensor(buffer->id)))
+      if (!buffer)
         continue;
       if (seen.insert(buffer->id).second)
         bytes += target.roundToGranularity(buffer->size);
@@ -241,12 +239,11 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
 }
 
 static void computeMemoryBound(Block &body, const BufferLiveness &liveness,
-                               const LogicalTensors &tensors,
                                const Target &target, LowerBounds &bounds) {
   for (Operation &op : body) {
     if (!needsDataOnDevice(&op))
       continue;
-    int64_t bytes = getWorkingSet(&op, liveness, tensors, target);
+    int64_t bytes = getWorkingSet(&op, liveness, target);
     if (!bounds.memoryOp || bytes > bounds.memoryBytes) {
       bounds.memoryBytes = bytes;
       bounds.memoryOp = &op;
@@ -516,7 +513,7 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   // Unrounded sizes: they are what transfers move. The memory bound rounds.
   BufferLiveness liveness(body, /*granularity=*/1);
   LogicalTensors tensors = LogicalTensorBuilder(body, liveness).build();
-  computeMemoryBound(body, liveness, tensors, target, bounds);
+  computeMemoryBound(body, liveness, target, bounds);
   for (Operation &op : body)
     bounds.computeSeconds += estimateOpCost(&op, target).getSeconds();
   for (const LogicalTensor &tensor : tensors.tensors)
@@ -539,8 +536,5 @@ LogicalResult ho::checkBudgetFits(const LowerBounds &bounds) {
                             << formatBytes(bounds.memoryBytes) << " ("
                             << formatBytes(bounds.memoryBytes - bounds.budget)
                             << " more); no schedule fits";
-  if (bounds.memoryOp->hasTrait<OpTrait::IsTerminator>())
-    diag.attachNote() << "the device results must all be on the device when "
-                         "the function returns";
   return diag;
 }

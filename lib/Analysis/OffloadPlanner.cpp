@@ -156,8 +156,9 @@ void HyperOffloadPolicy::indexCoverage() {
       indexLeadingCoverage(index, gap);
       continue;
     }
-    // Off the device strictly between the uses...
-    coverage.insert(index, gap.lastUse + 1, gap.nextUse);
+    // Off the device strictly between the uses (and at the return, for a
+    // result handed over in the tier)...
+    coverage.insert(index, gap.lastUse + 1, context.getReliefEnd(gap));
     // ...and, for an argument, possibly wherever its first stretch is.
     if (context.getLiveness().getBuffer(gap.buffer).isArgument())
       indexLeadingCoverage(index, candidates[leadingGap.at(gap.buffer)]);
@@ -196,9 +197,9 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
       return false;
     window = *timed;
     covers |= window.covers(peak);
-    if (gap.nextUse != GapCandidate::kUnused)
+    if (gap.nextUse != GapCandidate::kUnused && !window.returnsRemote)
       transfer += *context.getTransferTime(tier, true, size);
-    stall += window.stall;
+    stall += window.stall + window.storeWait;
     // The step is over only when its stores have landed: what outlasts the
     // compute is exposed.
     double storeEnd = 0;
@@ -249,7 +250,7 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
     // A gap between uses relieves only the points strictly inside it; an
     // argument's first stretch may cover any point.
     if (gap.lastUse != 0 && !leading &&
-        (peak <= gap.lastUse || peak >= gap.nextUse))
+        (peak <= gap.lastUse || peak >= context.getReliefEnd(gap)))
       continue;
     for (MemoryTier tier : context.getTiers()) {
       if (placed != argumentTier.end() && placed->second != tier)

@@ -193,6 +193,16 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
     window.firstFree =
         std::max(gap.lastUse + 1, getFirstPointStartingAfter(freed));
   }
+  // A computed result can go back to the caller in the tier: stored after
+  // its last use and never fetched.
+  if (endsAtReturn(gap)) {
+    window.returnsRemote = true;
+    window.prefetchBefore = gap.nextUse + 1;
+    if (!exposedAt || window.covers(*exposedAt) ||
+        waitForStore(window, gap, *exposedAt))
+      return window;
+    return std::nullopt;
+  }
   std::optional<double> prefetchStart =
       toDevice.findLatest(starts[gap.nextUse], *fetchTime, freed);
   if (prefetchStart) {
@@ -210,21 +220,52 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
   // would need to hide it, but no earlier than the store allows, and, when
   // the buffer is to be off the device at `exposedAt` before the use, after
   // that point. The next use waits for the rest.
+  bool coveredAfterUse =
+      window.trailingFree != 0 && *exposedAt >= window.trailingFree;
+  if (!coveredAfterUse)
+    waitForStore(window, gap, *exposedAt);
   unsigned issue = std::max(
       {getLastPointStartingBy(starts[gap.nextUse] - *fetchTime, gap.nextUse),
        window.firstFree, gap.lastUse + 1});
-  bool coveredAfterUse =
-      window.trailingFree != 0 && *exposedAt >= window.trailingFree;
   if (!coveredAfterUse)
     issue = std::max(issue, *exposedAt + 1);
   if (issue > gap.nextUse)
     return std::nullopt;
+  // Nor earlier than the copy it brings back fits the budget up to the use:
+  // a fetch that overflows another op only moves the peak there.
+  issue = getFirstPointWithinBudgetUntil(issue, gap.nextUse);
   window.prefetchBefore = issue;
-  window.prefetchStart =
-      toDevice.findEarliest(std::max(starts[issue], freed), *fetchTime);
+  window.prefetchStart = toDevice.findEarliest(
+      std::max(starts[issue] + window.storeWait, freed), *fetchTime);
   window.prefetchEnd = window.prefetchStart + *fetchTime;
-  window.stall = std::max(0.0, window.prefetchEnd - starts[gap.nextUse]);
+  window.stall = std::max(0.0, window.prefetchEnd -
+                                   (starts[gap.nextUse] + window.storeWait));
   return window;
+}
+
+unsigned PlanningContext::getFirstPointWithinBudgetUntil(unsigned first,
+                                                         unsigned last) const {
+  // Fewer points are over the budget the later the range starts.
+  while (first < last) {
+    unsigned middle = first + (last - first) / 2;
+    if (profile.countOverBudget(middle, last) == 0)
+      last = middle;
+    else
+      first = middle + 1;
+  }
+  return first;
+}
+
+bool PlanningContext::waitForStore(GapWindow &window, const GapCandidate &gap,
+                                   unsigned point) const {
+  if (!window.storeStart || window.firstFree <= point || point <= gap.lastUse ||
+      point >= gap.nextUse)
+    return false;
+  // Everything from `point` on happens that much later.
+  window.waitBefore = point;
+  window.storeWait = window.storeEnd - starts[point];
+  window.firstFree = point;
+  return true;
 }
 
 unsigned PlanningContext::getLastUseInBody(BufferId id) const {
@@ -295,16 +336,21 @@ void PlanningContext::commit(const GapCandidate &gap, const GapWindow &window) {
   auto &[toDevice, fromDevice] = links[static_cast<unsigned>(window.tier)];
   if (window.storeStart)
     fromDevice.reserve(*window.storeStart, window.storeEnd);
-  toDevice.reserve(window.prefetchStart, window.prefetchEnd);
+  if (!window.returnsRemote)
+    toDevice.reserve(window.prefetchStart, window.prefetchEnd);
   if (window.trailingStoreStart)
     fromDevice.reserve(*window.trailingStoreStart, window.trailingStoreEnd);
-  // Everything from the waiting use on happens that much later.
-  if (window.stall > 0) {
-    for (unsigned point = gap.nextUse; point < starts.size(); ++point) {
-      starts[point] += window.stall;
-      ends[point] += window.stall;
+  // Everything from a wait on happens that much later.
+  auto delayFrom = [&](unsigned first, double delay) {
+    for (unsigned point = first; point < starts.size(); ++point) {
+      starts[point] += delay;
+      ends[point] += delay;
     }
-  }
+  };
+  if (window.waitBefore && window.storeWait > 0)
+    delayFrom(*window.waitBefore, window.storeWait);
+  if (window.stall > 0)
+    delayFrom(gap.nextUse, window.stall);
   int64_t size = liveness.getBuffer(gap.buffer).size;
   profile.add(window.firstFree, window.prefetchBefore, -size);
   if (window.trailingFree != 0)
@@ -349,6 +395,8 @@ void PlanningContext::fillPlan(
     planned.tier = window.tier;
     if (!gap.clean)
       planned.storeAfter = gap.lastUse;
+    planned.waitBefore = window.waitBefore;
+    planned.returnsRemote = window.returnsRemote;
     planned.prefetchBefore = window.prefetchBefore;
     planned.nextUse = gap.nextUse;
     plan.gaps.push_back(planned);

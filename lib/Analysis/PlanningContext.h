@@ -73,6 +73,13 @@ struct GapWindow {
   /// How long the next use waits for the prefetch, on the planning
   /// timeline; zero for a hidden transfer.
   double stall = 0;
+  /// When the memory is needed before the store completes: compute waits
+  /// for the store this long right before the op at `waitBefore`.
+  std::optional<unsigned> waitBefore;
+  double storeWait = 0;
+  /// A computed result that goes back to the caller in the tier: stored
+  /// after its last use and never fetched (`prefetchBefore` is past exit).
+  bool returnsRemote = false;
 
   bool isEmpty() const { return firstFree >= prefetchBefore; }
   /// Whether the buffer is off the device at `point`.
@@ -138,6 +145,24 @@ public:
   std::optional<GapWindow>
   timeGap(const GapCandidate &gap, MemoryTier tier,
           std::optional<unsigned> exposedAt = std::nullopt) const;
+  /// Whether `gap` ends by handing a computed result to the caller, who can
+  /// get it in the tier instead (`GapWindow::returnsRemote`).
+  bool endsAtReturn(const GapCandidate &gap) const {
+    return gap.nextUse == liveness.getExitPoint() &&
+           !liveness.getBuffer(gap.buffer).isArgument();
+  }
+  /// One past the last point a gap between uses can relieve.
+  unsigned getReliefEnd(const GapCandidate &gap) const {
+    return endsAtReturn(gap) ? gap.nextUse + 1 : gap.nextUse;
+  }
+  /// The first point in [first, last] from which every point before `last`
+  /// is within the budget.
+  unsigned getFirstPointWithinBudgetUntil(unsigned first, unsigned last) const;
+  /// Makes compute wait for the store of `window` right before `point`, so
+  /// that the buffer is off the device there; false when the store cannot
+  /// free it there (no store, or `point` outside the gap).
+  bool waitForStore(GapWindow &window, const GapCandidate &gap,
+                    unsigned point) const;
   /// Times `gap` with the prefetch issued `lead` ops before the next use
   /// and the store right after the last use, ignoring link traffic: how
   /// policies without a cost model place transfers.

@@ -55,14 +55,6 @@ static std::string formatOpLocation(Operation *op) {
   return formatLocation(loc);
 }
 
-static std::string describeMemoryBoundOp(const LowerBounds &bounds) {
-  std::string where = formatOpLocation(bounds.memoryOp);
-  // The terminator's working set is the device results.
-  if (bounds.memoryOp && bounds.memoryOp->hasTrait<OpTrait::IsTerminator>())
-    return "the results returned at " + where;
-  return "at " + where;
-}
-
 static std::string describeLink(std::optional<MemoryTier> tier, bool toDevice) {
   std::string name = tier ? stringifyMemoryTier(*tier).str() : "any tier";
   return toDevice ? name + " -> device" : "device -> " + name;
@@ -73,7 +65,7 @@ static void printLowerBounds(llvm::raw_ostream &os,
                              const LowerBounds &bounds) {
   os << llvm::formatv("  memory bound    {0} ({1})",
                       formatBytes(bounds.memoryBytes),
-                      describeMemoryBoundOp(bounds));
+                      "at " + formatOpLocation(bounds.memoryOp));
   if (!bounds.fitsBudget())
     os << llvm::formatv(", above the {0} budget: no schedule fits",
                         formatBytes(bounds.budget));

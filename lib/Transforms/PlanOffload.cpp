@@ -193,7 +193,15 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
       builder.setInsertionPointToStart(&function.getBody().front());
     source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
     ++numOffloads;
+    if (gap.waitBefore) {
+      Operation *needy = opAt(*gap.waitBefore);
+      builder.setInsertionPoint(needy);
+      WaitOffloadOp::create(builder, needy->getLoc(), source);
+    }
   }
+  // The caller gets the stored copy itself.
+  if (gap.returnsRemote)
+    return source;
   // Ahead of the awaits already placed before that op: a prefetch issued
   // after another transfer's await would wait for it for nothing.
   Operation *before = opAt(gap.prefetchBefore);
@@ -330,6 +338,10 @@ void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
       await->getResult(0).replaceAllUsesWith(offload.getSource());
       await->erase();
       prefetch->erase();
+      // Waiting for the store would free nothing now.
+      for (Operation *user : llvm::make_early_inc_range(offload->getUsers()))
+        if (isa<WaitOffloadOp>(user))
+          user->erase();
       if (offload->use_empty())
         offload->erase();
     }

@@ -30,6 +30,13 @@ struct PlannedGap {
   /// None when the tier already holds a current copy: a remote argument
   /// that nothing has written since it was fetched.
   std::optional<unsigned> storeAfter;
+  /// Compute waits for that store right before the op at this point
+  /// (`ho.wait_offload`): the budget needs the memory there before the store
+  /// would complete on its own.
+  std::optional<unsigned> waitBefore;
+  /// The data goes back to the caller in the tier instead: the result
+  /// becomes `!ho.remote`, and nothing is fetched (`nextUse` is exit).
+  bool returnsRemote = false;
   /// Issue `ho.prefetch` right before the op at this point...
   unsigned prefetchBefore;
   /// ...and `ho.await` right before the op at this point, the next use.

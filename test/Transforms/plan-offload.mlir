@@ -145,6 +145,32 @@ func.func @wait_for_store(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// %a is ready long before the return, and "produce_b" needs its memory. It
+// goes back to the caller in the pool: stored while "work" runs (1 ms of
+// 2 ms), never fetched, and returned as !ho.remote.
+// CHECK-LABEL: func.func @result_returned_remote
+// CHECK-SAME: -> (!ho.remote<tensor<250000xf32>>, tensor<250000xf32>)
+// CHECK: %[[A:.+]] = ho.compute "produce_a"
+// CHECK-NEXT: %[[R:.+]] = ho.offload %[[A]]
+// CHECK-NOT: ho.prefetch
+// CHECK: %[[B:.+]] = ho.compute "produce_b"
+// CHECK-NEXT: return %[[R]], %[[B]] : !ho.remote<tensor<250000xf32>>, tensor<250000xf32>
+// REPORT-LABEL: @result_returned_remote
+// REPORT: stalls          0.000 us in 0 stalls
+// REPORT: peak live       1.00 MB of a 1.50 MB budget
+func.func @result_returned_remote(%x: tensor<4xf32>)
+    -> (tensor<250000xf32>, tensor<250000xf32>) {
+  %a = ho.compute "produce_a"(%x) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %w = ho.compute "work"(%x) {flops = 2000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %b = ho.compute "produce_b"(%w) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  return %a, %b : tensor<250000xf32>, tensor<250000xf32>
+}
+
+// -----
+
 // Within the budget, nothing moves.
 // CHECK-LABEL: func.func @fits
 // CHECK-NOT: ho.offload

@@ -2,8 +2,8 @@
 //
 // An mlir-opt-style driver: parses `.mlir` files, runs the requested passes
 // and prints the result. It knows the `ho` dialect, the upstream dialects that
-// front ends emit (func, arith, tensor, linalg, tosa, scf, bufferization) and
-// every HyperOffload pass.
+// front ends emit (func, arith, tensor, linalg, tosa, scf, bufferization),
+// memref (for lowered plans) and every HyperOffload pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -34,8 +35,8 @@ int main(int argc, char **argv) {
   registry.insert<mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::tosa::TosaDialect>();
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   mlir::ho::registerCostExternalModels(registry);
 
   // Generic clean-ups (canonicalize, cse, ...) to combine with our passes.

@@ -111,6 +111,49 @@ def ExplainCost : Pass<"ho-explain-cost", "::mlir::ModuleOp"> {
   let options = TargetOptions;
 }
 
+def LowerToRuntime : Pass<"ho-lower-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Rewrite a scheduled function's transfers into calls of the "
+                "HyperOffload C runtime interface";
+  let description = [{
+    Lowers a function planned and placed by the pipeline (it needs the
+    static memory plan of `ho-assign-offsets`) to calls of the C interface
+    in `include/hyperoffload/Runtime/HyperOffloadRuntime.h`, so that any
+    runtime can execute the plan:
+
+    - `ho.offload` becomes `ho_offload_start(tier, queue, offset, bytes)`,
+      which returns the copy's handle (`i64`);
+    - `ho.wait_offload` becomes `ho_offload_wait(copy)`;
+    - `ho.prefetch` becomes `ho_prefetch_start(tier, queue, copy, offset,
+      bytes)`, which returns an event (`i64`);
+    - `ho.await` becomes `ho_event_wait(event)`, and the awaited tensor is
+      the arena's bytes at the buffer's offset: a `memref.view` of the arena
+      (`ho_arena_base`, through MLIR's C interface) made a tensor with
+      `bufferization.to_tensor`.
+
+    `!ho.remote` arguments and results become `i64` handles. Queues are
+    `2 * tier` towards the device and `2 * tier + 1` away from it. Compute
+    ops keep their tensor form: a backend that bufferizes them puts each
+    buffer at its `ho.offsets`. docs/Runtime.md has the details.
+
+    ```mlir
+    %r = ho.offload %x {...} : tensor<250000xf32> -> !ho.remote<tensor<250000xf32>>
+    ```
+    becomes
+    ```mlir
+    %r = call @ho_offload_start(%c0_i32, %c1_i32, %offset, %c1000000) : (i32, i32, i64, i64) -> i64
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+  let statistics = [
+    Statistic<"numCalls", "calls", "Runtime calls inserted">
+  ];
+}
+
 def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
   let summary = "Decide which tensors leave the device and when, and insert "
                 "the transfers";

@@ -1,0 +1,78 @@
+/*===- HyperOffloadRuntime.h - What a runtime implements to run a plan -===*\
+|*                                                                          *|
+|* ho-lower-to-runtime rewrites a scheduled function into calls of these    *|
+|* functions, so that any runtime can execute a HyperOffload plan. A plan   *|
+|* places every device buffer at a fixed offset in one arena of             *|
+|* `ho.arena_size` bytes; transfers move whole buffers between the arena    *|
+|* and a memory tier on a queue, and compute waits only where the plan      *|
+|* says so. docs/Runtime.md describes the calls in the order a plan makes   *|
+|* them.                                                                    *|
+|*                                                                          *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef HYPEROFFLOAD_RUNTIME_HYPEROFFLOADRUNTIME_H
+#define HYPEROFFLOAD_RUNTIME_HYPEROFFLOADRUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Memory tiers, as in `!ho.remote<T, tier>`. */
+enum ho_tier { HO_TIER_POOL = 0, HO_TIER_HOST = 1, HO_TIER_DISK = 2 };
+
+/* Queues: one per tier and direction, `2 * tier` towards the device and
+ * `2 * tier + 1` away from it. Transfers on one queue run in issue order. */
+static inline int32_t ho_queue_to_device(int32_t tier) { return 2 * tier; }
+static inline int32_t ho_queue_from_device(int32_t tier) {
+  return 2 * tier + 1;
+}
+
+/* A tensor's copy in a tier. Function arguments and results of type
+ * `!ho.remote` are passed as these handles; the runtime allocates the tier
+ * storage for the copies an offload makes. */
+typedef int64_t ho_remote_t;
+
+/* A prefetch in flight. */
+typedef int64_t ho_event_t;
+
+/* The device arena as MLIR's C interface passes a `memref<?xi8>`: the
+ * runtime fills it in `_mlir_ciface_ho_arena_base`. Every device buffer of
+ * the plan lies at `aligned + offset`, for the offset in `ho.offsets`. */
+typedef struct ho_arena {
+  int8_t *allocated;
+  int8_t *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+} ho_arena_t;
+
+void _mlir_ciface_ho_arena_base(ho_arena_t *arena);
+
+/* Starts copying `bytes` bytes at `device_offset` in the arena into new
+ * storage in `tier`, on `queue`, and returns the copy at once. The device
+ * bytes must stay untouched until the copy has completed; the plan does not
+ * reuse them before `ho_offload_wait` or before a prefetch of the copy has
+ * been ordered after it. */
+ho_remote_t ho_offload_start(int32_t tier, int32_t queue, int64_t device_offset,
+                             int64_t bytes);
+
+/* Blocks until the offload that made `copy` has completed. */
+void ho_offload_wait(ho_remote_t copy);
+
+/* Starts copying `bytes` bytes of `source` (a copy in `tier`) to
+ * `device_offset` in the arena, on `queue`, and returns at once. It must not
+ * read the copy before the offload that makes it has completed: the runtime
+ * orders it after that offload, like an event between the queues. */
+ho_event_t ho_prefetch_start(int32_t tier, int32_t queue, ho_remote_t source,
+                             int64_t device_offset, int64_t bytes);
+
+/* Blocks until the prefetch `event` has landed. */
+void ho_event_wait(ho_event_t event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HYPEROFFLOAD_RUNTIME_HYPEROFFLOADRUNTIME_H */

@@ -24,12 +24,21 @@ config.substitutions.append(("%examples", os.path.join(
 config.substitutions.append(("%utils", os.path.join(
     config.hyperoffload_src_root, "utils")))
 
+# The stock mlir-opt, with libHyperOffloadPlugin.so to load into it.
+# `REQUIRES: mlir-opt` tests are UNSUPPORTED where it is not installed.
+if config.stock_mlir_opt and os.path.exists(config.stock_mlir_opt):
+    config.available_features.add("mlir-opt")
+config.substitutions.append(("%mlir_opt", config.stock_mlir_opt))
+config.substitutions.append(("%hyperoffload_plugin", config.hyperoffload_plugin))
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.hyperoffload_tools_dir, config.llvm_tools_dir]
 tools = [
-    "hyperoffload",
+    # Not inside a pass pipeline: `builtin.module(hyperoffload{...})` names
+    # the pipeline, not the tool.
+    ToolSubst("hyperoffload", pre=r".-^/\<(,", post="-.{"),
     "hyperoffload-opt",
     "not",
     "count",

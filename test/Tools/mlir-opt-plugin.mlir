@@ -16,12 +16,24 @@
 // RUN:   --load-dialect-plugin=%hyperoffload_plugin --load-pass-plugin=%hyperoffload_plugin \
 // RUN:   --pass-pipeline="builtin.module(ho-annotate-cost{hw=%S/../Transforms/Inputs/round-numbers.json})" \
 // RUN:   | FileCheck %s --check-prefix=COST
+// RUN: %mlir_opt %s -split-input-file \
+// RUN:   --load-dialect-plugin=%hyperoffload_plugin --load-pass-plugin=%hyperoffload_plugin \
+// RUN:   --pass-pipeline="builtin.module(hyperoffload{hw=%S/../Transforms/Inputs/round-numbers.json budget=1500000B}, ho-lower-to-runtime)" \
+// RUN:   | FileCheck %s --check-prefix=LOWERED
 // RUN: %mlir_opt --load-pass-plugin=%hyperoffload_plugin --help | FileCheck %s --check-prefix=HELP
+
+// The plan, lowered to the runtime interface, all within mlir-opt.
+// LOWERED-LABEL: func.func @kv_cache
+// LOWERED: call @ho_arena_base()
+// LOWERED: call @ho_prefetch_start
+// LOWERED: call @ho_event_wait
+// LOWERED: call @ho_offload_start
 
 // Every pass and the pipeline are registered.
 // HELP-DAG: --ho-annotate-cost
 // HELP-DAG: --ho-assign-offsets
 // HELP-DAG: --ho-explain-cost
+// HELP-DAG: --ho-lower-to-runtime
 // HELP-DAG: --ho-plan-offload
 // HELP-DAG: --ho-refine-order
 // HELP-DAG: --ho-report

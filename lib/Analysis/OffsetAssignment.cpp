@@ -260,13 +260,25 @@ void PlacedByTime::findConflicts(
     conflicts.push_back(it->second);
 }
 
-/// The order in which buffers are placed: largest first, then the earlier
-/// start, then the lower index. A total order, so the plan is deterministic.
+/// The order in which buffers are placed: by the key of `kind` (none for
+/// BySize), then largest first, then the earlier start, then the lower
+/// index. A total order, so the plan is deterministic.
 static llvm::SmallVector<unsigned>
 getPlacementOrder(llvm::ArrayRef<int64_t> sizes,
-                  llvm::ArrayRef<LiveInterval> intervals) {
+                  llvm::ArrayRef<LiveInterval> intervals,
+                  OffsetAssignment::Order kind) {
+  using Order = OffsetAssignment::Order;
+  auto area = [&](unsigned index) {
+    // Lifetimes count allocation events: far below 2^32, so no overflow.
+    return static_cast<double>(sizes[index]) *
+           (intervals[index].end - intervals[index].start);
+  };
   auto order = llvm::to_vector(llvm::seq<unsigned>(0, sizes.size()));
   llvm::sort(order, [&](unsigned lhs, unsigned rhs) {
+    if (kind == Order::ByArea && area(lhs) != area(rhs))
+      return area(lhs) > area(rhs);
+    if (kind == Order::ByStart && intervals[lhs].start != intervals[rhs].start)
+      return intervals[lhs].start < intervals[rhs].start;
     if (sizes[lhs] != sizes[rhs])
       return sizes[lhs] > sizes[rhs];
     if (intervals[lhs].start != intervals[rhs].start)
@@ -277,22 +289,34 @@ getPlacementOrder(llvm::ArrayRef<int64_t> sizes,
 }
 
 OffsetAssignment::OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
-                                   llvm::ArrayRef<LiveInterval> intervals) {
+                                   llvm::ArrayRef<LiveInterval> intervals,
+                                   std::optional<int64_t> limit) {
   assert(sizes.size() == intervals.size() && "one interval per buffer");
-  offsets.assign(sizes.size(), 0);
-  place(sizes, intervals);
+  place(sizes, intervals, Order::BySize);
+  if (limit && arenaSize > *limit) {
+    for (Order order : {Order::ByArea, Order::ByStart}) {
+      OffsetAssignment other;
+      other.place(sizes, intervals, order);
+      if (other.arenaSize < arenaSize) {
+        offsets = std::move(other.offsets);
+        arenaSize = other.arenaSize;
+      }
+    }
+  }
   computePeakLiveBytes(sizes, intervals);
 }
 
 void OffsetAssignment::place(llvm::ArrayRef<int64_t> sizes,
-                             llvm::ArrayRef<LiveInterval> intervals) {
+                             llvm::ArrayRef<LiveInterval> intervals,
+                             Order order) {
+  offsets.assign(sizes.size(), 0);
   // In placement order.
   std::vector<PlacedBuffer> placed;
   PlacedByOffset byOffset;
   PlacedByTime byTime(intervals);
   llvm::SmallVector<unsigned> conflicts;
   std::vector<PlacedBuffer> conflicting;
-  for (unsigned index : getPlacementOrder(sizes, intervals)) {
+  for (unsigned index : getPlacementOrder(sizes, intervals, order)) {
     int64_t size = sizes[index];
     LiveInterval interval = intervals[index];
     if (size <= 0 || interval.isEmpty())

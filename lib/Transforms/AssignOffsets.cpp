@@ -45,7 +45,8 @@ private:
 } // namespace
 
 OffsetAssignment ho::assignOffsets(const BufferLiveness &liveness,
-                                   const SimulationResult &run) {
+                                   const SimulationResult &run,
+                                   std::optional<int64_t> limit) {
   SmallVector<int64_t> sizes;
   SmallVector<LiveInterval> intervals;
   for (const BufferInfo &buffer : liveness.getBuffers()) {
@@ -55,7 +56,7 @@ OffsetAssignment ho::assignOffsets(const BufferLiveness &liveness,
     // intersects another exactly when the half-open one does.
     intervals.push_back({lifetime.firstEvent, lifetime.lastEvent});
   }
-  return OffsetAssignment(sizes, intervals);
+  return OffsetAssignment(sizes, intervals, limit);
 }
 
 /// Sets `ho.offsets` on every op of `body` that defines a buffer, one entry
@@ -145,7 +146,7 @@ AssignOffsetsPass::planFunction(FunctionOpInterface function,
 
   // The simulator numbers buffers the same way for the same block.
   BufferLiveness liveness(body, target.device.allocationGranularity);
-  OffsetAssignment plan = assignOffsets(liveness, *run);
+  OffsetAssignment plan = assignOffsets(liveness, *run, budgetBytes);
   if (budgetBytes && plan.getArenaSize() > *budgetBytes) {
     emitOverBudgetError(function, plan, *budgetBytes);
     return failure();

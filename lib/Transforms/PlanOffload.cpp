@@ -377,7 +377,7 @@ PlanOffloadPass::Trial PlanOffloadPass::runTrial(func::FuncOp function,
     // The static memory plan the pipeline will assign must fit, not just
     // the live bytes.
     BufferLiveness planned(body, target.device.allocationGranularity);
-    trial.arena = assignOffsets(planned, *trial.result).getArenaSize();
+    trial.arena = assignOffsets(planned, *trial.result, budget).getArenaSize();
   }
   return trial;
 }

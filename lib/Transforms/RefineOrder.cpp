@@ -95,7 +95,7 @@ FailureOr<SimulationResult> OrderRefiner::simulateCurrentOrder() {
 
 int64_t OrderRefiner::getArenaSize(const SimulationResult &run) {
   BufferLiveness liveness(body, target.device.allocationGranularity);
-  return assignOffsets(liveness, run).getArenaSize();
+  return assignOffsets(liveness, run, budget).getArenaSize();
 }
 
 bool OrderRefiner::isValid(const SimulationResult &run) {

@@ -7,14 +7,18 @@
 #include "hyperoffload/Analysis/OffsetAssignment.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
+#include <optional>
+
 namespace mlir {
 namespace ho {
 
 /// Places the buffers of `liveness`, live over the allocation event
 /// intervals that `run` recorded. An offloaded buffer stays allocated until
-/// its copy completes, and its interval says so.
+/// its copy completes, and its interval says so. Over `limit`, other
+/// placement orders are tried (OffsetAssignment).
 OffsetAssignment assignOffsets(const BufferLiveness &liveness,
-                               const SimulationResult &run);
+                               const SimulationResult &run,
+                               std::optional<int64_t> limit = std::nullopt);
 
 } // namespace ho
 } // namespace mlir

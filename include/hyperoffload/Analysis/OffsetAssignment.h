@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir {
 namespace ho {
@@ -64,10 +65,16 @@ struct LiveInterval {
 /// kept in blocks sorted by offset. A chain of short-lived activations is
 /// then placed in O(n log n); buffers that all overlap still cost O(n^2)
 /// cheap steps, as the first gap that fits lies above all of them.
+///
+/// With a limit, when that arena exceeds it, two more orders are tried and
+/// the smallest arena kept: by decreasing size times lifetime (the buffers
+/// that constrain the most first), and by start (a sweep in time, which
+/// packs chains of short buffers tightly). Plans that fit pay nothing more.
 class OffsetAssignment {
 public:
   OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
-                   llvm::ArrayRef<LiveInterval> intervals);
+                   llvm::ArrayRef<LiveInterval> intervals,
+                   std::optional<int64_t> limit = std::nullopt);
 
   llvm::ArrayRef<int64_t> getOffsets() const { return offsets; }
   int64_t getOffset(unsigned index) const { return offsets[index]; }
@@ -78,9 +85,14 @@ public:
   /// Buffers that take room in the arena (size and interval not empty).
   unsigned getNumPlaced() const { return numPlaced; }
 
+  /// The orders buffers can be placed in.
+  enum class Order { BySize, ByArea, ByStart };
+
 private:
+  OffsetAssignment() = default;
+  /// Places the buffers in `order`, into `offsets` and `arenaSize`.
   void place(llvm::ArrayRef<int64_t> sizes,
-             llvm::ArrayRef<LiveInterval> intervals);
+             llvm::ArrayRef<LiveInterval> intervals, Order order);
   void computePeakLiveBytes(llvm::ArrayRef<int64_t> sizes,
                             llvm::ArrayRef<LiveInterval> intervals);
 

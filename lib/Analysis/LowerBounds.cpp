@@ -220,13 +220,13 @@ LogicalTensors LogicalTensorBuilder::build() {
 //===----------------------------------------------------------------------===//
 
 /// Bytes of the distinct device buffers `op` reads or writes, each rounded
-/// to the allocation granularity.
+/// to the allocation granularity. A value used inside the op's regions is
+/// read while the op runs; values defined there have no buffer.
 static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
                              const Target &target) {
   llvm::SmallDenseSet<BufferId, 8> seen;
   int64_t bytes = 0;
-  for (ValueRange values :
-       {ValueRange(op->getOperands()), ValueRange(op->getResults())}) {
+  auto add = [&](ValueRange values) {
     for (Value value : values) {
       const BufferInfo *buffer = liveness.lookup(value);
       if (!buffer)
@@ -234,7 +234,9 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
       if (seen.insert(buffer->id).second)
         bytes += target.roundToGranularity(buffer->size);
     }
-  }
+  };
+  op->walk([&](Operation *user) { add(user->getOperands()); });
+  add(op->getResults());
   return bytes;
 }
 

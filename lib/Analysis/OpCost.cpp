@@ -7,7 +7,6 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -50,14 +49,19 @@ static Type getComputeElementType(Operation *op) {
 
 /// Ops that keep the compute stream idle: transfers run on their own queues,
 /// views share their source's buffer, constants and terminators launch
-/// nothing.
+/// nothing, and scalar ops (index arithmetic, loop bounds, the payload of a
+/// linalg op) touch no device memory.
 static bool doesNoDeviceWork(Operation *op) {
   if (isa<CostOpInterface>(op))
     return false;
-  return isa<OffloadOp, PrefetchOp, AwaitOp, arith::ConstantOp,
-             tensor::EmptyOp>(op) ||
-         isTensorViewOp(op) || op->hasTrait<OpTrait::IsTerminator>() ||
-         op->getNumResults() == 0;
+  auto isShaped = [](Type type) {
+    return isa<TensorType, BaseMemRefType>(type);
+  };
+  return isa<OffloadOp, PrefetchOp, AwaitOp, tensor::EmptyOp>(op) ||
+         isTensorViewOp(op) || op->hasTrait<OpTrait::ConstantLike>() ||
+         op->hasTrait<OpTrait::IsTerminator>() || op->getNumResults() == 0 ||
+         (llvm::none_of(op->getOperandTypes(), isShaped) &&
+          llvm::none_of(op->getResultTypes(), isShaped));
 }
 
 OpCost ho::estimateOpCost(Operation *op, const Target &target) {

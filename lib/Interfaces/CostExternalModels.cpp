@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/CastInterfaces.h"
@@ -166,26 +168,218 @@ struct TosaDepthwiseConv2DCostModel
     return multiplyAccumulates(conv.getOutput(), weight->take_front(2));
   }
 };
+
+/// Elementwise tosa ops: the interface defaults, one operation per result
+/// element and every operand read and result written once.
+struct TosaElementwiseCostModel
+    : CostOpInterface::FallbackModel<TosaElementwiseCostModel> {
+  std::optional<int64_t> getFlopCount(Operation *op) const {
+    return ho::detail::getDefaultFlopCount(op);
+  }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    return ho::detail::getDefaultBytesAccessed(op);
+  }
+};
+
+/// tosa reductions: one operation per input element.
+struct TosaReductionCostModel
+    : CostOpInterface::FallbackModel<TosaReductionCostModel> {
+  std::optional<int64_t> getFlopCount(Operation *op) const {
+    auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!input)
+      return std::nullopt;
+    return product(input.getShape());
+  }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    return ho::detail::getDefaultBytesAccessed(op);
+  }
+};
+
+/// tosa ops that only move data (transpose, reshape, concat, ...): no
+/// arithmetic, the default bytes. They are copies with a buffer of their
+/// own; tensor.reshape and the other tensor views are not.
+struct TosaDataMovementCostModel
+    : CostOpInterface::FallbackModel<TosaDataMovementCostModel> {
+  std::optional<int64_t> getFlopCount(Operation *) const { return 0; }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    return ho::detail::getDefaultBytesAccessed(op);
+  }
+};
 } // namespace
 
-template <typename... OpTys>
-static void attachLinalgCostModel(MLIRContext *ctx) {
-  (OpTys::template attachInterface<LinalgCostModel>(*ctx), ...);
+//===----------------------------------------------------------------------===//
+// tensor
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// tensor.insert_slice writes its source into the destination in place (the
+/// result shares the destination's buffer): the source is read and written
+/// once; the rest of the destination is not touched.
+struct InsertSliceCostModel
+    : CostOpInterface::ExternalModel<InsertSliceCostModel,
+                                     tensor::InsertSliceOp> {
+  std::optional<int64_t> getFlopCount(Operation *) const { return 0; }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    std::optional<int64_t> source = getTensorSizeInBytes(
+        cast<tensor::InsertSliceOp>(op).getSource().getType());
+    if (!source)
+      return std::nullopt;
+    return llvm::checkedMul(*source, int64_t{2});
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// scf
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The counts of a region: FLOPs and bytes, added up.
+struct Counts {
+  int64_t flops = 0;
+  int64_t bytes = 0;
+};
+} // namespace
+
+/// Whether `op` does no device work, as estimateOpCost decides for an op
+/// without a model (lib/Analysis/OpCost.cpp): terminators, constants,
+/// tensor.empty, tensor views, and ops that touch no tensor or memref
+/// (index arithmetic, loop bounds).
+static bool doesNoDeviceWork(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>() ||
+      op->hasTrait<OpTrait::ConstantLike>() ||
+      isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+          tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
+          tensor::ReshapeOp>(op))
+    return true;
+  auto isShaped = [](Type type) {
+    return isa<TensorType, BaseMemRefType>(type);
+  };
+  return llvm::none_of(op->getOperandTypes(), isShaped) &&
+         llvm::none_of(op->getResultTypes(), isShaped);
+}
+
+/// The sum of the counts of the ops of `block`, each executed once;
+/// std::nullopt if one of them has no model, or a model that does not know.
+static std::optional<Counts> sumBlock(Block &block) {
+  Counts total;
+  for (Operation &op : block) {
+    auto model = dyn_cast<CostOpInterface>(&op);
+    if (!model) {
+      if (doesNoDeviceWork(&op))
+        continue;
+      return std::nullopt;
+    }
+    std::optional<int64_t> flops = model.getFlopCount();
+    std::optional<int64_t> bytes = model.getBytesAccessed();
+    if (!flops || !bytes)
+      return std::nullopt;
+    std::optional<int64_t> sumFlops = llvm::checkedAdd(total.flops, *flops);
+    std::optional<int64_t> sumBytes = llvm::checkedAdd(total.bytes, *bytes);
+    if (!sumFlops || !sumBytes)
+      return std::nullopt;
+    total = {*sumFlops, *sumBytes};
+  }
+  return total;
+}
+
+namespace {
+/// scf.for: its body's counts times the trip count. Without constant
+/// bounds and step the trip count is unknown, and so is the cost.
+struct ForCostModel : CostOpInterface::ExternalModel<ForCostModel, scf::ForOp> {
+  static std::optional<Counts> getCounts(Operation *op) {
+    auto loop = cast<scf::ForOp>(op);
+    std::optional<APInt> tripCount = loop.getStaticTripCount();
+    if (!tripCount || tripCount->getActiveBits() > 62)
+      return std::nullopt;
+    std::optional<Counts> body = sumBlock(*loop.getBody());
+    if (!body)
+      return std::nullopt;
+    int64_t trips = tripCount->getZExtValue();
+    std::optional<int64_t> flops = llvm::checkedMul(body->flops, trips);
+    std::optional<int64_t> bytes = llvm::checkedMul(body->bytes, trips);
+    if (!flops || !bytes)
+      return std::nullopt;
+    return Counts{*flops, *bytes};
+  }
+  std::optional<int64_t> getFlopCount(Operation *op) const {
+    std::optional<Counts> counts = getCounts(op);
+    return counts ? std::optional<int64_t>(counts->flops) : std::nullopt;
+  }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    std::optional<Counts> counts = getCounts(op);
+    return counts ? std::optional<int64_t>(counts->bytes) : std::nullopt;
+  }
+};
+
+/// scf.if: the costlier branch, FLOPs and bytes each the larger of the two
+/// branches' (an absent else branch costs nothing), so that the op takes at
+/// least as long as either branch.
+struct IfCostModel : CostOpInterface::ExternalModel<IfCostModel, scf::IfOp> {
+  static std::optional<Counts> getCounts(Operation *op) {
+    Counts costliest;
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      std::optional<Counts> branch = sumBlock(region.front());
+      if (!branch)
+        return std::nullopt;
+      costliest.flops = std::max(costliest.flops, branch->flops);
+      costliest.bytes = std::max(costliest.bytes, branch->bytes);
+    }
+    return costliest;
+  }
+  std::optional<int64_t> getFlopCount(Operation *op) const {
+    std::optional<Counts> counts = getCounts(op);
+    return counts ? std::optional<int64_t>(counts->flops) : std::nullopt;
+  }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    std::optional<Counts> counts = getCounts(op);
+    return counts ? std::optional<int64_t>(counts->bytes) : std::nullopt;
+  }
+};
+} // namespace
+
+template <typename Model, typename... OpTys>
+static void attachCostModel(MLIRContext *ctx) {
+  (OpTys::template attachInterface<Model>(*ctx), ...);
 }
 
 void ho::registerCostExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
     // Every op of LinalgStructuredOps.td, linalg.generic included: the list
     // follows the installed MLIR rather than a hand-kept copy.
-    attachLinalgCostModel<
+    attachCostModel<LinalgCostModel,
 #define GET_OP_LIST
 #include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
-        >(ctx);
+                    >(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tosa::TosaDialect *) {
     tosa::MatMulOp::attachInterface<TosaMatmulCostModel>(*ctx);
     tosa::Conv2DOp::attachInterface<TosaConv2DCostModel>(*ctx);
     tosa::DepthwiseConv2DOp::attachInterface<TosaDepthwiseConv2DCostModel>(
         *ctx);
+    attachCostModel<TosaElementwiseCostModel, tosa::AbsOp, tosa::AddOp,
+                    tosa::CeilOp, tosa::ClampOp, tosa::CosOp, tosa::EqualOp,
+                    tosa::ErfOp, tosa::ExpOp, tosa::FloorOp,
+                    tosa::GreaterEqualOp, tosa::GreaterOp, tosa::IntDivOp,
+                    tosa::LogOp, tosa::MaximumOp, tosa::MinimumOp, tosa::MulOp,
+                    tosa::NegateOp, tosa::PowOp, tosa::ReciprocalOp,
+                    tosa::RsqrtOp, tosa::SelectOp, tosa::SigmoidOp, tosa::SinOp,
+                    tosa::SubOp, tosa::TanhOp>(ctx);
+    attachCostModel<TosaReductionCostModel, tosa::ArgMaxOp, tosa::ReduceMaxOp,
+                    tosa::ReduceMinOp, tosa::ReduceProductOp,
+                    tosa::ReduceSumOp>(ctx);
+    attachCostModel<TosaDataMovementCostModel, tosa::CastOp, tosa::ConcatOp,
+                    tosa::IdentityOp, tosa::PadOp, tosa::ReshapeOp,
+                    tosa::ReverseOp, tosa::SliceOp, tosa::TileOp,
+                    tosa::TransposeOp>(ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::InsertSliceOp::attachInterface<InsertSliceCostModel>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
+    scf::ForOp::attachInterface<ForCostModel>(*ctx);
+    scf::IfOp::attachInterface<IfCostModel>(*ctx);
   });
 }

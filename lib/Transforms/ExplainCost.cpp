@@ -4,7 +4,11 @@
 
 #include "PassTarget.h"
 #include "hyperoffload/Analysis/OpCost.h"
+#include "hyperoffload/Interfaces/CostOpInterface.h"
 #include "hyperoffload/Simulation/Report.h"
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::ho {
 #define GEN_PASS_DEF_EXPLAINCOST
@@ -13,6 +17,16 @@ namespace mlir::ho {
 
 using namespace mlir;
 using namespace mlir::ho;
+
+/// Why the model of `op` does not know its cost.
+static StringRef getUnknownReason(Operation *op) {
+  if (op->getNumRegions() == 0)
+    return "a shape it reads is dynamic, or a count overflows";
+  auto loop = dyn_cast<LoopLikeOpInterface>(op);
+  if (loop && !loop.getStaticTripCount())
+    return "its trip count is not a constant";
+  return "an op in its regions has no known cost (see the remarks there)";
+}
 
 namespace {
 struct ExplainCostPass : public ho::impl::ExplainCostBase<ExplainCostPass> {
@@ -30,11 +44,19 @@ void ExplainCostPass::runOnOperation() {
     OpCost cost = estimateOpCost(op, *target);
     if (cost.source != CostSource::BytesEstimate)
       return;
-    op->emitRemark() << "no cost model for '" << op->getName()
-                     << "': estimated from the " << formatBytes(cost.bytes)
-                     << " it reads and writes as "
-                     << formatSeconds(cost.getSeconds())
-                     << "; attach a CostOpInterface model for a better "
-                        "estimate";
+    std::string estimate = "estimated from the " + formatBytes(cost.bytes) +
+                           " it reads and writes as " +
+                           formatSeconds(cost.getSeconds());
+    if (!isa<CostOpInterface>(op)) {
+      op->emitRemark() << "no cost model for '" << op->getName()
+                       << "': " << estimate
+                       << "; attach a CostOpInterface model for a better "
+                          "estimate";
+      return;
+    }
+    // The op has a model that does not know its cost.
+    op->emitRemark() << "cost of '" << op->getName()
+                     << "' unknown: " << getUnknownReason(op) << "; "
+                     << estimate;
   });
 }

@@ -1,7 +1,8 @@
 // CostOpInterface models of upstream ops (CostExternalModels.h,
 // docs/CostModel.md). linalg: loop iterations x arithmetic ops in the body;
 // bytes are the inputs plus the inits read and written. tosa: multiply-
-// accumulates from the shapes; bytes are the default.
+// accumulates from the shapes, one operation per element otherwise; bytes
+// are the default. scf.for and scf.if: summed from their bodies.
 // RUN: hyperoffload-opt %s --test-ho-cost-interface -verify-diagnostics -split-input-file
 
 // A named matmul's body is mulf + addf: 2 per iteration of 4x16x8.
@@ -160,8 +161,136 @@ func.func @tosa_conv(%in: tensor<1x10x10x3xf32>, %w: tensor<8x3x3x3xf32>,
 
 // -----
 
-// Ops without a model do not implement the interface: no remark.
-func.func @no_model(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = tosa.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+// tosa elementwise ops: one operation per result element, the default
+// bytes (mul's shift operand is one byte). Reductions: one operation per
+// input element. Data movement (transpose, reshape): no arithmetic, the
+// default bytes; tosa.const and tosa.const_shape implement nothing.
+func.func @tosa_other(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-remark @below {{flops = 32, bytes = 384}}
+  %0 = tosa.add %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-remark @below {{flops = 32, bytes = 385}}
+  %1 = tosa.mul %0, %x, %shift : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<1xi8>) -> tensor<4x8xf32>
+  // expected-remark @below {{flops = 32, bytes = 256}}
+  %2 = tosa.exp %1 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  // 32 adds; 128 + 16 bytes.
+  // expected-remark @below {{flops = 32, bytes = 144}}
+  %3 = tosa.reduce_sum %2 {axis = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  // expected-remark @below {{flops = 4, bytes = 32}}
+  %4 = tosa.rsqrt %3 : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  // expected-remark @below {{flops = 32, bytes = 272}}
+  %5 = tosa.sub %2, %4 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %shape = tosa.const_shape {values = dense<[8, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @below {{flops = 0, bytes = 256}}
+  %6 = tosa.reshape %5, %shape : (tensor<4x8xf32>, !tosa.shape<2>) -> tensor<8x4xf32>
+  // expected-remark @below {{flops = 0, bytes = 256}}
+  %7 = tosa.transpose %6 {perms = array<i32: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  return %6 : tensor<8x4xf32>
+}
+
+// -----
+
+// tensor.insert_slice writes its source into the destination's buffer: the
+// source is read and written once (2 * 16 bytes). tensor.concat has no
+// model.
+func.func @tensor_ops(%d: tensor<4x8xf32>, %s: tensor<1x4xf32>)
+    -> tensor<8x8xf32> {
+  // expected-remark @below {{flops = 0, bytes = 32}}
+  %0 = tensor.insert_slice %s into %d[0, 0] [1, 4] [1, 1]
+      : tensor<1x4xf32> into tensor<4x8xf32>
+  %1 = tensor.concat dim(0) %0, %d : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+
+// -----
+
+// scf.for with constant bounds: its body's counts times the trip count,
+// ceil((10 - 2) / 3) = 3. Constants, views, tensor.empty, index arithmetic
+// and the yield count nothing.
+func.func @scf_for(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>,
+                   %c: tensor<4x16xf32>, %n: index) -> tensor<4x16xf32> {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c10 = arith.constant 10 : index
+  // 3 * (1024 + 64) flops, 3 * (1152 + 1024) bytes.
+  // expected-remark @below {{flops = 3264, bytes = 6528}}
+  %0 = scf.for %i = %c2 to %c10 step %c3 iter_args(%acc = %c) -> tensor<4x16xf32> {
+    %j = arith.addi %i, %c2 : index
+    %e = tensor.empty() : tensor<4x16xf32>
+    %v = tensor.extract_slice %a[0, 0] [4, 8] [1, 1] : tensor<4x8xf32> to tensor<4x8xf32>
+    // expected-remark @below {{flops = 1024, bytes = 1152}}
+    %m = linalg.matmul ins(%v, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+        outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+    // expected-remark @below {{flops = 64, bytes = 1024}}
+    %s = linalg.add ins(%m, %m : tensor<4x16xf32>, tensor<4x16xf32>)
+        outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+    scf.yield %s : tensor<4x16xf32>
+  }
+  // An upper bound that is not a constant: the trip count, and with it the
+  // cost, is unknown.
+  // expected-remark @below {{flops = unknown, bytes = unknown}}
+  %1 = scf.for %i = %c2 to %n step %c3 iter_args(%acc = %0) -> tensor<4x16xf32> {
+    // expected-remark @below {{flops = 64, bytes = 1024}}
+    %s = linalg.add ins(%acc, %acc : tensor<4x16xf32>, tensor<4x16xf32>)
+        outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+    scf.yield %s : tensor<4x16xf32>
+  }
+  // No iteration: nothing.
+  // expected-remark @below {{flops = 0, bytes = 0}}
+  %2 = scf.for %i = %c10 to %c2 step %c3 iter_args(%acc = %1) -> tensor<4x16xf32> {
+    // expected-remark @below {{flops = 64, bytes = 1024}}
+    %s = linalg.add ins(%acc, %acc : tensor<4x16xf32>, tensor<4x16xf32>)
+        outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+    scf.yield %s : tensor<4x16xf32>
+  }
+  return %2 : tensor<4x16xf32>
+}
+
+// -----
+
+// scf.if: the larger FLOPs and the larger bytes of its two branches. A loop
+// nest multiplies the trip counts. An op without a model that touches a
+// tensor leaves its region's cost unknown.
+func.func @scf_if(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>, %cond: i1)
+    -> (tensor<4x16xf32>, tensor<8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  // then: 64 flops, 1024 bytes; else: 0 flops, 2 * 768 bytes.
+  // expected-remark @below {{flops = 64, bytes = 1536}}
+  %0 = scf.if %cond -> tensor<4x16xf32> {
+    // expected-remark @below {{flops = 64, bytes = 1024}}
+    %s = linalg.add ins(%x, %x : tensor<4x16xf32>, tensor<4x16xf32>)
+        outs(%y : tensor<4x16xf32>) -> tensor<4x16xf32>
+    scf.yield %s : tensor<4x16xf32>
+  } else {
+    // expected-remark @below {{flops = 0, bytes = 768}}
+    %t = linalg.transpose ins(%x : tensor<4x16xf32>) outs(%y : tensor<4x16xf32>)
+        permutation = [0, 1]
+    // expected-remark @below {{flops = 0, bytes = 768}}
+    %u = linalg.transpose ins(%t : tensor<4x16xf32>) outs(%y : tensor<4x16xf32>)
+        permutation = [0, 1]
+    scf.yield %u : tensor<4x16xf32>
+  }
+  // 2 * 2 * 64 flops, 2 * 2 * 1024 bytes.
+  // expected-remark @below {{flops = 256, bytes = 4096}}
+  %1 = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %0) -> tensor<4x16xf32> {
+    // expected-remark @below {{flops = 128, bytes = 2048}}
+    %inner = scf.for %j = %c0 to %c2 step %c1 iter_args(%b = %a) -> tensor<4x16xf32> {
+      // expected-remark @below {{flops = 64, bytes = 1024}}
+      %s = linalg.add ins(%b, %b : tensor<4x16xf32>, tensor<4x16xf32>)
+          outs(%b : tensor<4x16xf32>) -> tensor<4x16xf32>
+      scf.yield %s : tensor<4x16xf32>
+    }
+    scf.yield %inner : tensor<4x16xf32>
+  }
+  // expected-remark @below {{flops = unknown, bytes = unknown}}
+  %2 = scf.if %cond -> tensor<8x16xf32> {
+    %c = tensor.concat dim(0) %x, %1 : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+    scf.yield %c : tensor<8x16xf32>
+  } else {
+    %c = tensor.concat dim(0) %1, %x : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+    scf.yield %c : tensor<8x16xf32>
+  }
+  return %1, %2 : tensor<4x16xf32>, tensor<8x16xf32>
 }

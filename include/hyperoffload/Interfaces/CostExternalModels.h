@@ -1,7 +1,8 @@
 //===- CostExternalModels.h - CostOpInterface for upstream ops --*- C++ -*-===//
 //
-// Cost models of the linalg and tosa ops that front ends emit, attached as
-// external models of CostOpInterface (docs/CostModel.md has the formulas):
+// Cost models of the linalg, tosa, tensor and scf ops that front ends emit,
+// attached as external models of CostOpInterface (docs/CostModel.md has the
+// formulas):
 //
 // - every linalg structured op (LinalgOp: named ops and linalg.generic):
 //   flops = product of the static loop ranges x arithmetic ops in the body
@@ -11,6 +12,15 @@
 // - tosa.conv2d (weight [OC, KH, KW, IC]): 2 * elements(output) * KH*KW*IC.
 // - tosa.depthwise_conv2d (weight [KH, KW, C, M]):
 //   2 * elements(output) * KH * KW.
+// - tosa elementwise ops: one operation per result element (the default);
+//   reductions: one per input element; data movement (transpose, reshape,
+//   concat, slice, pad, tile, cast, ...): none.
+// - tensor.insert_slice: no arithmetic, 2 * bytes(source).
+// - scf.for: its body's counts times the trip count, unknown unless the
+//   bounds and step are constants; scf.if: the larger FLOPs and the larger
+//   bytes of its branches. In a body, ops that do no device work count 0;
+//   any other op without a model (or with an unknown cost) makes the whole
+//   region unknown.
 // TOSA ops keep the size-based default bytes. Dynamic shapes give
 // std::nullopt.
 //
@@ -24,8 +34,8 @@ class DialectRegistry;
 
 namespace ho {
 
-/// Attaches the CostOpInterface models of linalg and tosa ops when those
-/// dialects load in a context that uses `registry`.
+/// Attaches the CostOpInterface models of linalg, tosa, tensor and scf ops
+/// when those dialects load in a context that uses `registry`.
 void registerCostExternalModels(DialectRegistry &registry);
 
 } // namespace ho

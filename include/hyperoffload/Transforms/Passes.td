@@ -189,6 +189,9 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
       %back = ho.offload %new : ...
     ```
   }];
+  // The plan writes ho ops and types into IR that may hold none yet
+  // (upstream linalg or tosa).
+  let dependentDialects = ["::mlir::ho::HODialect"];
   let options = !listconcat(TargetOptions, [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
            "Device memory the plan must fit in: bytes with a unit (48GiB), "

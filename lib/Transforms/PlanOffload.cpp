@@ -226,10 +226,15 @@ void PlanWriter::storeRemoteResults() {
     auto tier = remoteTier.find(buffer->id);
     if (tier == remoteTier.end())
       continue;
+    // Uses inside a region count where their op is in the body.
+    Block &body = function.getBody().front();
     Operation *last = value.getDefiningOp();
-    for (Operation *user : value.getUsers())
-      if (user != terminator && (!last || last->isBeforeInBlock(user)))
-        last = user;
+    for (Operation *user : value.getUsers()) {
+      Operation *owner = body.findAncestorOpInBlock(*user);
+      if (owner && owner != terminator &&
+          (!last || last->isBeforeInBlock(owner)))
+        last = owner;
+    }
     if (last)
       builder.setInsertionPointAfter(last);
     else

@@ -34,6 +34,10 @@ llvm::StringRef ho::stringifyOffloadPolicy(OffloadPolicy policy) {
 namespace {
 using Decision = std::pair<GapCandidate, GapWindow>;
 
+/// What a transfer costs at least, whatever its size: about what it takes
+/// to set up one DMA copy.
+constexpr double kTransferSetupSeconds = 1e-6;
+
 //===----------------------------------------------------------------------===//
 // HyperOffload
 //===----------------------------------------------------------------------===//
@@ -226,9 +230,11 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
       (leading && !add(*leading, choice.leadingWindow)) || !covers)
     return std::nullopt;
   // The most relief per second of transfer; hidden transfers cost link
-  // time, exposed ones mostly the wait.
+  // time, exposed ones mostly the wait. No transfer is free, however small:
+  // each one is a copy to set up and an op in the schedule.
   double cost = allowStalls ? stall + 0.1 * transfer : transfer;
-  choice.score = static_cast<double>(size) * overflowPoints / (cost + 1e-9);
+  cost = std::max(cost, kTransferSetupSeconds);
+  choice.score = static_cast<double>(size) * overflowPoints / cost;
   return choice;
 }
 

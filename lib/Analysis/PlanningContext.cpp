@@ -82,17 +82,25 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
     if (!buffer.isArgument())
       points.push_back(buffer.definition);
     bool written = false;
+    SmallVector<std::pair<unsigned, unsigned>, 1> spans;
     for (Value alias : buffer.aliases) {
       written |= writesInPlace(alias);
+      Operation *definer = alias.getDefiningOp();
+      unsigned defined = definer ? liveness.getPoint(definer) : 0;
+      unsigned lastRead = defined;
       for (Operation *user : alias.getUsers()) {
         Operation *owner = body.findAncestorOpInBlock(*user);
         if (!owner)
           continue;
-        points.push_back(owner->hasTrait<OpTrait::ReturnLike>()
+        unsigned point = owner->hasTrait<OpTrait::ReturnLike>()
                              ? exit
-                             : liveness.getPoint(owner));
+                             : liveness.getPoint(owner);
+        points.push_back(point);
+        lastRead = std::max(lastRead, point);
       }
+      spans.push_back({defined, lastRead});
     }
+    aliasSpans.push_back(std::move(spans));
     llvm::sort(points);
     points.erase(std::unique(points.begin(), points.end()), points.end());
     uses.push_back(std::move(points));
@@ -126,16 +134,37 @@ std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
     if (argument)
       gaps.push_back({buffer.id, /*lastUse=*/0, points.front(),
                       /*clean=*/true});
-    // Between uses, only a buffer with one SSA value can be planned: its
-    // later uses switch to the fetched copy.
-    if (!hasSingleValue(buffer.id) || isa<FutureType>(buffer.root.getType()))
+    // Between uses, a gap can be planned when one value carries the data
+    // across it: its later uses switch to the fetched copy. The tier holds
+    // a current copy only of an argument nothing has written yet.
+    if (isa<FutureType>(buffer.root.getType()))
       continue;
     for (auto [previous, next] :
-         llvm::zip(points.drop_back(), points.drop_front()))
-      if (next > previous + 1)
-        gaps.push_back({buffer.id, previous, next, /*clean=*/argument});
+         llvm::zip(points.drop_back(), points.drop_front())) {
+      if (next <= previous + 1)
+        continue;
+      if (Value carrier = findCarrier(buffer.id, previous, next))
+        gaps.push_back({buffer.id, previous, next,
+                        /*clean=*/argument && carrier == buffer.root, carrier});
+    }
   }
   return gaps;
+}
+
+Value PlanningContext::findCarrier(BufferId id, unsigned previous,
+                                   unsigned next) const {
+  Value carrier;
+  for (auto [alias, span] :
+       llvm::zip_equal(liveness.getBuffer(id).aliases, aliasSpans[id])) {
+    auto [defined, lastRead] = span;
+    // Values defined after the gap derive from the ones read after it.
+    if (defined > previous || lastRead < next)
+      continue;
+    if (carrier)
+      return nullptr;
+    carrier = alias;
+  }
+  return carrier;
 }
 
 std::optional<double> PlanningContext::getTransferTime(MemoryTier tier,
@@ -222,8 +251,15 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
   // that point. The next use waits for the rest.
   bool coveredAfterUse =
       window.trailingFree != 0 && *exposedAt >= window.trailingFree;
-  if (!coveredAfterUse)
-    waitForStore(window, gap, *exposedAt);
+  // When the store completes too late, compute waits for it before the
+  // first point in the gap that needs the memory, the peak or an earlier
+  // one, so that one wait relieves them all.
+  if (!coveredAfterUse) {
+    unsigned needy = getFirstPointOverBudget(
+        gap.lastUse + 1, std::min(window.firstFree, *exposedAt + 1));
+    if (needy < window.firstFree)
+      waitForStore(window, gap, needy);
+  }
   unsigned issue = std::max(
       {getLastPointStartingBy(starts[gap.nextUse] - *fetchTime, gap.nextUse),
        window.firstFree, gap.lastUse + 1});
@@ -249,6 +285,19 @@ unsigned PlanningContext::getFirstPointWithinBudgetUntil(unsigned first,
   while (first < last) {
     unsigned middle = first + (last - first) / 2;
     if (profile.countOverBudget(middle, last) == 0)
+      last = middle;
+    else
+      first = middle + 1;
+  }
+  return first;
+}
+
+unsigned PlanningContext::getFirstPointOverBudget(unsigned first,
+                                                  unsigned last) const {
+  // More points are over the budget the further the range reaches.
+  while (first < last) {
+    unsigned middle = first + (last - first) / 2;
+    if (profile.countOverBudget(first, middle + 1) > 0)
       last = middle;
     else
       first = middle + 1;
@@ -392,6 +441,9 @@ void PlanningContext::fillPlan(
       continue;
     PlannedGap planned;
     planned.buffer = gap.buffer;
+    if (gap.carrier)
+      planned.carrier =
+          llvm::find(buffer.aliases, gap.carrier) - buffer.aliases.begin();
     planned.tier = window.tier;
     if (!gap.clean)
       planned.storeAfter = gap.lastUse;

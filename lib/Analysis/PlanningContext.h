@@ -52,6 +52,10 @@ struct GapCandidate {
   /// Whether the tier already holds a current copy, so that no store is
   /// needed: a read-only argument the caller keeps in the tier.
   bool clean;
+  /// The value that carries the data across a gap between uses: every use
+  /// after the gap reads it, so those uses switch to the fetched copy. Null
+  /// for an argument's stretch before its first use.
+  Value carrier = nullptr;
 };
 
 /// The timing of one offloaded gap on one tier.
@@ -114,11 +118,10 @@ public:
   /// Whether a later in-place write (a tied or destination-style result)
   /// changes the buffer's data.
   bool isWrittenInPlace(BufferId id) const { return writtenInPlace[id]; }
-  /// Whether the buffer has one SSA value only: its gaps can be planned by
-  /// replacing that value's later uses.
-  bool hasSingleValue(BufferId id) const {
-    return liveness.getBuffer(id).aliases.size() == 1;
-  }
+  /// The one value of the buffer, defined by `previous`, that every use
+  /// from `next` on reads; null when there is none (another value of the
+  /// buffer defined before the gap is read after it too).
+  Value findCarrier(BufferId id, unsigned previous, unsigned next) const;
   /// Whether an alias of the buffer is returned.
   bool isReturned(BufferId id) const {
     return !uses[id].empty() && uses[id].back() == liveness.getExitPoint();
@@ -155,6 +158,8 @@ public:
   unsigned getReliefEnd(const GapCandidate &gap) const {
     return endsAtReturn(gap) ? gap.nextUse + 1 : gap.nextUse;
   }
+  /// The first point in [first, last) over the budget; `last` when none.
+  unsigned getFirstPointOverBudget(unsigned first, unsigned last) const;
   /// The first point in [first, last] from which every point before `last`
   /// is within the budget.
   unsigned getFirstPointWithinBudgetUntil(unsigned first, unsigned last) const;
@@ -213,6 +218,9 @@ private:
   SmallVector<double> starts;
   SmallVector<double> ends;
   std::vector<SmallVector<unsigned>> uses;
+  /// For every value of every buffer (in the order of `aliases`), the point
+  /// that defines it and the last point that reads it.
+  std::vector<SmallVector<std::pair<unsigned, unsigned>, 1>> aliasSpans;
   SmallVector<bool> writtenInPlace;
   LiveProfile profile;
   SmallVector<MemoryTier> tiers;

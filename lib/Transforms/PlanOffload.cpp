@@ -93,8 +93,8 @@ public:
 
   void makeArgumentsRemote(ArrayRef<RemoteArgument> arguments);
   void writeGaps(ArrayRef<PlannedGap> gaps);
-  /// Writes the gaps of one buffer, sorted by next use.
-  void writeBufferGaps(ArrayRef<PlannedGap> gaps);
+  /// Writes the gaps `carrier` carries across, sorted by next use.
+  void writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier);
   /// Writes the store (if any), prefetch and await of `gap`, whose data is
   /// in `value` on the device; returns the fetched copy.
   Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
@@ -140,25 +140,32 @@ void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
 }
 
 void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
-  // Sorted by buffer, then by next use.
+  // Sorted by buffer, then by next use: a buffer's gaps come together, and
+  // those a value carries follow each other.
   while (!gaps.empty()) {
-    BufferId buffer = gaps.front().buffer;
-    size_t count =
-        llvm::find_if(
-            gaps, [&](const PlannedGap &gap) { return gap.buffer != buffer; }) -
-        gaps.begin();
-    writeBufferGaps(gaps.take_front(count));
+    const PlannedGap &first = gaps.front();
+    // An argument's stretch before its first use goes with the gaps the
+    // argument itself (its root, alias 0) carries.
+    unsigned carrier = first.carrier.value_or(0);
+    size_t count = llvm::find_if(gaps,
+                                 [&](const PlannedGap &gap) {
+                                   return gap.buffer != first.buffer ||
+                                          gap.carrier.value_or(0) != carrier;
+                                 }) -
+                   gaps.begin();
+    writeCarriedGaps(gaps.take_front(count),
+                     liveness.getBuffer(first.buffer).aliases[carrier]);
     gaps = gaps.drop_front(count);
   }
 }
 
-void PlanWriter::writeBufferGaps(ArrayRef<PlannedGap> gaps) {
+void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
   const BufferInfo &buffer = liveness.getBuffer(gaps.front().buffer);
   // Every use of the data reads the copy the last gap before it fetched.
   // Sorting the uses once, by point, hands each gap its own without looking
   // at the others again.
   SmallVector<std::pair<unsigned, OpOperand *>> uses;
-  for (OpOperand &use : buffer.root.getUses())
+  for (OpOperand &use : carrier.getUses())
     uses.push_back({pointOf(use.getOwner()), &use});
   llvm::stable_sort(uses, llvm::less_first());
   auto firstUseAt = [&](unsigned point) {
@@ -168,7 +175,7 @@ void PlanWriter::writeBufferGaps(ArrayRef<PlannedGap> gaps) {
 
   // The device value the next gap starts from; for a remote argument, the
   // remote value itself until its first fetch.
-  Value value = buffer.root;
+  Value value = carrier;
   for (auto [index, gap] : llvm::enumerate(gaps)) {
     Value fetched = writeTransfers(gap, buffer, value);
     auto end = index + 1 < gaps.size() ? firstUseAt(gaps[index + 1].nextUse)

@@ -609,14 +609,13 @@ TEST_F(PipelinePropertyTest, RandomDags) {
   RecordProperty("mean_step_time_over_bound", std::to_string(meanRatio));
 
   // Property 1 over all seeds: wherever the memory lower bound is within the
-  // budget, the pipeline meets the budget. It does not hold yet: some budgets
-  // need a buffer with views or in-place results to leave between uses,
-  // which only arguments can, and the greedy planner runs out of gaps on
-  // others (docs/Planning.md, "Known limits"). Until then this caps the
-  // misses at what the planner achieves today (426 of the 2435 feasible
-  // budgets of seeds 0-2999), so that any regression fails; lower it as the
-  // planner improves.
-  EXPECT_LE(numMissed * 3000, 426u * count)
+  // budget, the pipeline meets the budget. It does not hold yet: the greedy
+  // planner runs out of gaps that cover the peak on some budgets, and the
+  // static arena's fragmentation exceeds others (docs/Planning.md, "Known
+  // limits"). Until then this caps the misses at what the planner achieves
+  // today (357 of the 2435 feasible budgets of seeds 0-2999), so that any
+  // regression fails; lower it as the planner improves.
+  EXPECT_LE(numMissed * 3000, 357u * count)
       << "more feasible budgets missed than before, by first error:" << missed;
 }
 } // namespace

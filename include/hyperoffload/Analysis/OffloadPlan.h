@@ -25,6 +25,10 @@ namespace ho {
 /// the device, ending with a use that reads the fetched copy.
 struct PlannedGap {
   BufferId buffer;
+  /// The value whose later uses read the fetched copy, as its position in
+  /// the buffer's `aliases` (so that the plan applies to a copy of the
+  /// body too); none for an argument's stretch before its first use.
+  std::optional<unsigned> carrier;
   MemoryTier tier;
   /// Store the data with `ho.offload` right after the op at this point.
   /// None when the tier already holds a current copy: a remote argument

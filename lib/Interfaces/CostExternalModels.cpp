@@ -284,9 +284,23 @@ static std::optional<Counts> sumBlock(Block &block) {
 }
 
 namespace {
+/// A cost model for an op with regions, from the FLOPs and bytes `Model`
+/// counts in them together (`getCounts`); unknown when they are.
+template <typename Model, typename OpTy>
+struct RegionCostModel : CostOpInterface::ExternalModel<Model, OpTy> {
+  std::optional<int64_t> getFlopCount(Operation *op) const {
+    std::optional<Counts> counts = Model::getCounts(op);
+    return counts ? std::optional<int64_t>(counts->flops) : std::nullopt;
+  }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    std::optional<Counts> counts = Model::getCounts(op);
+    return counts ? std::optional<int64_t>(counts->bytes) : std::nullopt;
+  }
+};
+
 /// scf.for: its body's counts times the trip count. Without constant
 /// bounds and step the trip count is unknown, and so is the cost.
-struct ForCostModel : CostOpInterface::ExternalModel<ForCostModel, scf::ForOp> {
+struct ForCostModel : RegionCostModel<ForCostModel, scf::ForOp> {
   static std::optional<Counts> getCounts(Operation *op) {
     auto loop = cast<scf::ForOp>(op);
     std::optional<APInt> tripCount = loop.getStaticTripCount();
@@ -302,20 +316,12 @@ struct ForCostModel : CostOpInterface::ExternalModel<ForCostModel, scf::ForOp> {
       return std::nullopt;
     return Counts{*flops, *bytes};
   }
-  std::optional<int64_t> getFlopCount(Operation *op) const {
-    std::optional<Counts> counts = getCounts(op);
-    return counts ? std::optional<int64_t>(counts->flops) : std::nullopt;
-  }
-  std::optional<int64_t> getBytesAccessed(Operation *op) const {
-    std::optional<Counts> counts = getCounts(op);
-    return counts ? std::optional<int64_t>(counts->bytes) : std::nullopt;
-  }
 };
 
 /// scf.if: the costlier branch, FLOPs and bytes each the larger of the two
 /// branches' (an absent else branch costs nothing), so that the op takes at
 /// least as long as either branch.
-struct IfCostModel : CostOpInterface::ExternalModel<IfCostModel, scf::IfOp> {
+struct IfCostModel : RegionCostModel<IfCostModel, scf::IfOp> {
   static std::optional<Counts> getCounts(Operation *op) {
     Counts costliest;
     for (Region &region : op->getRegions()) {
@@ -328,14 +334,6 @@ struct IfCostModel : CostOpInterface::ExternalModel<IfCostModel, scf::IfOp> {
       costliest.bytes = std::max(costliest.bytes, branch->bytes);
     }
     return costliest;
-  }
-  std::optional<int64_t> getFlopCount(Operation *op) const {
-    std::optional<Counts> counts = getCounts(op);
-    return counts ? std::optional<int64_t>(counts->flops) : std::nullopt;
-  }
-  std::optional<int64_t> getBytesAccessed(Operation *op) const {
-    std::optional<Counts> counts = getCounts(op);
-    return counts ? std::optional<int64_t>(counts->bytes) : std::nullopt;
   }
 };
 } // namespace

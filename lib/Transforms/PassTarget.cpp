@@ -33,3 +33,16 @@ FailureOr<int64_t> ho::loadPassBudget(Operation *anchor, llvm::StringRef budget,
            << "invalid budget option: " << llvm::toString(bytes.takeError());
   return *bytes;
 }
+
+FailureOr<PassTargetAndBudget>
+ho::loadPassTargetAndBudget(Operation *anchor, llvm::StringRef hw,
+                            llvm::ArrayRef<std::string> overrides,
+                            llvm::StringRef budget) {
+  FailureOr<Target> target = loadPassTarget(anchor, hw, overrides);
+  if (failed(target))
+    return failure();
+  FailureOr<int64_t> bytes = loadPassBudget(anchor, budget, *target);
+  if (failed(bytes))
+    return failure();
+  return PassTargetAndBudget{std::move(*target), *bytes};
+}

@@ -23,6 +23,17 @@ FailureOr<Target> loadPassTarget(Operation *anchor, llvm::StringRef hw,
 FailureOr<int64_t> loadPassBudget(Operation *anchor, llvm::StringRef budget,
                                   const Target &target);
 
+/// A pass's target and budget in bytes, loaded as the two functions above
+/// do, for the passes that take both.
+struct PassTargetAndBudget {
+  Target target;
+  int64_t budget;
+};
+FailureOr<PassTargetAndBudget>
+loadPassTargetAndBudget(Operation *anchor, llvm::StringRef hw,
+                        llvm::ArrayRef<std::string> overrides,
+                        llvm::StringRef budget);
+
 } // namespace ho
 } // namespace mlir
 

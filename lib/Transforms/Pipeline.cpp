@@ -9,50 +9,44 @@
 using namespace mlir;
 using namespace mlir::ho;
 
+/// The options of one pass of the pipeline, with the pipeline's hardware
+/// and budget.
+template <typename PassOptions>
+static PassOptions
+withTargetAndBudget(const HyperOffloadPipelineOptions &options) {
+  PassOptions passOptions;
+  passOptions.hw = options.hw;
+  passOptions.hwOverrides.assign(options.hwOverrides.begin(),
+                                 options.hwOverrides.end());
+  passOptions.budget = options.budget;
+  return passOptions;
+}
+
 void ho::buildHyperOffloadPipeline(OpPassManager &pm,
                                    const HyperOffloadPipelineOptions &options) {
-  SmallVector<std::string> overrides(options.hwOverrides.begin(),
-                                     options.hwOverrides.end());
-
   // A lower peak before planning means less to move.
-  RefineOrderOptions lowerPeak;
-  lowerPeak.hw = options.hw;
-  lowerPeak.hwOverrides = overrides;
-  lowerPeak.budget = options.budget;
+  auto lowerPeak = withTargetAndBudget<RefineOrderOptions>(options);
   lowerPeak.hideStalls = false;
   pm.addPass(createRefineOrder(lowerPeak));
 
-  PlanOffloadOptions plan;
-  plan.hw = options.hw;
-  plan.hwOverrides = overrides;
-  plan.budget = options.budget;
+  auto plan = withTargetAndBudget<PlanOffloadOptions>(options);
   plan.policy = options.policy;
   pm.addPass(createPlanOffload(plan));
 
-  RefineOrderOptions hideStalls;
-  hideStalls.hw = options.hw;
-  hideStalls.hwOverrides = overrides;
-  hideStalls.budget = options.budget;
+  auto hideStalls = withTargetAndBudget<RefineOrderOptions>(options);
   hideStalls.lowerPeak = false;
   pm.addPass(createRefineOrder(hideStalls));
 
-  AssignOffsetsOptions offsets;
-  offsets.hw = options.hw;
-  offsets.hwOverrides = overrides;
-  offsets.budget = options.budget;
-  pm.addPass(createAssignOffsets(offsets));
-
-  VerifyScheduleOptions verify;
-  verify.hw = options.hw;
-  verify.hwOverrides = overrides;
-  verify.budget = options.budget;
-  pm.addPass(createVerifySchedule(verify));
+  pm.addPass(
+      createAssignOffsets(withTargetAndBudget<AssignOffsetsOptions>(options)));
+  pm.addPass(createVerifySchedule(
+      withTargetAndBudget<VerifyScheduleOptions>(options)));
 }
 
 void ho::registerHyperOffloadPipeline() {
   PassPipelineRegistration<HyperOffloadPipelineOptions>(
       "hyperoffload",
-      "Plan transfers for a device-memory budget, assign static offsets and "
-      "verify the schedule",
+      "Refine the order, plan transfers for a device-memory budget, assign "
+      "static offsets and verify the schedule",
       buildHyperOffloadPipeline);
 }

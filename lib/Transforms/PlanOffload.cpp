@@ -261,15 +261,14 @@ void PlanWriter::updateFunctionType() {
 
 void PlanOffloadPass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
-  if (failed(target))
+  FailureOr<PassTargetAndBudget> loaded =
+      loadPassTargetAndBudget(module, hw, hwOverrides, budget);
+  if (failed(loaded))
     return signalPassFailure();
-  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
-  if (failed(bytes))
-    return signalPassFailure();
+  const Target &target = loaded->target;
   PlannerOptions options;
   options.policy = policy;
-  options.budget = *bytes;
+  options.budget = loaded->budget;
   options.distanceMinGap = distanceMinGap;
   options.distanceMaxTensors = distanceMaxTensors;
   options.distancePrefetchLead = distancePrefetchLead;
@@ -280,17 +279,17 @@ void PlanOffloadPass::runOnOperation() {
       continue;
     // A budget below what one op needs at once has no schedule at all.
     if (failed(checkBudgetFits(computeLowerBounds(function.getBody().front(),
-                                                  *target, options.budget)))) {
+                                                  target, options.budget)))) {
       signalPassFailure();
       continue;
     }
-    FittedPlan fitted = fitPlanToBudget(function, *target, options);
+    FittedPlan fitted = fitPlanToBudget(function, target, options);
     OffloadPlan plan =
         policy == OffloadPolicy::HyperOffload
-            ? preferFasterGroupPlacement(function, *target, options, fitted)
+            ? preferFasterGroupPlacement(function, target, options, fitted)
             : fitted.plan;
     Block &body = function.getBody().front();
-    BufferLiveness liveness(body, target->device.allocationGranularity);
+    BufferLiveness liveness(body, target.device.allocationGranularity);
     if (plan.estimatedPeak > options.budget) {
       unsigned point = plan.estimatedPeakPoint;
       bool atExit = point == liveness.getExitPoint();
@@ -305,7 +304,7 @@ void PlanOffloadPass::runOnOperation() {
           << ", over the budget of " << options.budget << " bytes";
     }
     writePlan(function, liveness, plan);
-    delayPrematurePrefetches(function, *target, options.budget);
+    delayPrematurePrefetches(function, target, options.budget);
   }
 }
 

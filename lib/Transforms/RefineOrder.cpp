@@ -308,18 +308,18 @@ struct RefineOrderPass : public ho::impl::RefineOrderBase<RefineOrderPass> {
 
 void RefineOrderPass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
-  if (failed(target))
+  FailureOr<PassTargetAndBudget> loaded =
+      loadPassTargetAndBudget(module, hw, hwOverrides, budget);
+  if (failed(loaded))
     return signalPassFailure();
-  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
-  if (failed(bytes))
-    return signalPassFailure();
+  const Target &target = loaded->target;
 
   bool failedAny = false;
   for (auto function : module.getOps<FunctionOpInterface>()) {
     if (function.isExternal())
       continue;
-    OrderRefiner refiner(function.getFunctionBody().front(), *target, *bytes);
+    OrderRefiner refiner(function.getFunctionBody().front(), target,
+                         loaded->budget);
     if (failed(refiner.run(hideStalls, lowerPeak, maxTrials, report))) {
       failedAny = true;
       continue;

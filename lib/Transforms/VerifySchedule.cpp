@@ -178,18 +178,16 @@ LogicalResult VerifySchedulePass::verifyFunction(FunctionOpInterface function,
 
 void VerifySchedulePass::runOnOperation() {
   ModuleOp module = getOperation();
-  FailureOr<Target> target = loadPassTarget(module, hw, hwOverrides);
-  if (failed(target))
-    return signalPassFailure();
-  FailureOr<int64_t> bytes = loadPassBudget(module, budget, *target);
-  if (failed(bytes))
+  FailureOr<PassTargetAndBudget> loaded =
+      loadPassTargetAndBudget(module, hw, hwOverrides, budget);
+  if (failed(loaded))
     return signalPassFailure();
   bool valid = true;
   for (auto function : module.getOps<FunctionOpInterface>()) {
     if (function.isExternal())
       continue;
     ++numFunctions;
-    if (failed(verifyFunction(function, *target, *bytes))) {
+    if (failed(verifyFunction(function, loaded->target, loaded->budget))) {
       ++numViolatingFunctions;
       valid = false;
     }

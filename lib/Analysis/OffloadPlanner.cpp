@@ -555,10 +555,12 @@ SmallVector<Decision> runPT2(PlanningContext &context) {
 /// but can leave the greedy search without a way under the budget; then the
 /// plan that ignores them is taken.
 static OffloadPlan planHyperOffload(Block &body, const Target &target,
-                                    int64_t budget) {
+                                    const PlannerOptions &options) {
+  int64_t budget = options.budget;
   OffloadPlan plan;
   for (bool exposeStoreTails : {true, false}) {
     PlanningContext context(body, target, budget);
+    context.setEarlyStoreWaits(options.earlyStoreWaits);
     SmallVector<Decision> decisions;
     if (!context.getTiers().empty())
       decisions = HyperOffloadPolicy(context, exposeStoreTails).run();
@@ -573,7 +575,7 @@ static OffloadPlan planHyperOffload(Block &body, const Target &target,
 OffloadPlan ho::planOffload(Block &body, const Target &target,
                             const PlannerOptions &options) {
   if (options.policy == OffloadPolicy::HyperOffload)
-    return planHyperOffload(body, target, options.budget);
+    return planHyperOffload(body, target, options);
   PlanningContext context(body, target, options.budget);
   SmallVector<Decision> decisions;
   if (!context.getTiers().empty()) {

@@ -254,11 +254,13 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
   // When the store completes too late, compute waits for it before the
   // first point in the gap that needs the memory, the peak or an earlier
   // one, so that one wait relieves them all.
-  if (!coveredAfterUse) {
+  if (!coveredAfterUse && earlyStoreWaits) {
     unsigned needy = getFirstPointOverBudget(
         gap.lastUse + 1, std::min(window.firstFree, *exposedAt + 1));
     if (needy < window.firstFree)
       waitForStore(window, gap, needy);
+  } else if (!coveredAfterUse && window.firstFree > *exposedAt) {
+    waitForStore(window, gap, *exposedAt);
   }
   unsigned issue = std::max(
       {getLastPointStartingBy(starts[gap.nextUse] - *fetchTime, gap.nextUse),

@@ -97,6 +97,11 @@ class PlanningContext {
 public:
   PlanningContext(Block &body, const Target &target, int64_t budget);
 
+  /// Where an exposed gap waits for its store: before the first op in the
+  /// gap over the budget (the default, one wait relieving them all), or
+  /// only right before the peak it is timed for.
+  void setEarlyStoreWaits(bool early) { earlyStoreWaits = early; }
+
   const BufferLiveness &getLiveness() const { return liveness; }
   const Target &getTarget() const { return target; }
   int64_t getBudget() const { return budget; }
@@ -217,6 +222,7 @@ private:
   BufferLiveness liveness;
   SmallVector<double> starts;
   SmallVector<double> ends;
+  bool earlyStoreWaits = true;
   std::vector<SmallVector<unsigned>> uses;
   /// For every value of every buffer (in the order of `aliases`), the point
   /// that defines it and the last point that reads it.

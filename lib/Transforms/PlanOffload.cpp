@@ -284,6 +284,15 @@ void PlanOffloadPass::runOnOperation() {
       continue;
     }
     FittedPlan fitted = fitPlanToBudget(function, target, options);
+    // Early waits for stores relieve more ops at once but can leave the
+    // static arena fragmented beyond the budget; then wait only at peaks.
+    if (policy == OffloadPolicy::HyperOffload && !fitted.trial) {
+      PlannerOptions lateWaits = options;
+      lateWaits.earlyStoreWaits = false;
+      FittedPlan other = fitPlanToBudget(function, target, lateWaits);
+      if (other.trial)
+        fitted = std::move(other);
+    }
     OffloadPlan plan =
         policy == OffloadPolicy::HyperOffload
             ? preferFasterGroupPlacement(function, target, options, fitted)

@@ -101,6 +101,9 @@ struct PlannerOptions {
   /// layer at the window (0, false).
   unsigned windowResidentLayers = 0;
   bool windowHoistFetches = false;
+  /// HyperOffload policy: a gap that must wait for its store waits before
+  /// the first op in the gap over the budget, not only before the peak.
+  bool earlyStoreWaits = true;
 };
 
 /// Plans `body` (a function body) under `options`.

@@ -1,10 +1,11 @@
-//===- RefineOrder.cpp - Reorder a scheduled body to hide stalls ----------===//
+//===- RefineOrder.cpp - Reorder a body to hide stalls, lower the peak ----===//
 //
-// Moves independent ops of a planned function body, within the order
-// constraints of OrderConstraints.h, so that compute covers transfers and
-// the peak drops. Every candidate order is simulated; one is kept only when
-// it fits the budget (live bytes and a static arena) and beats the best
-// order so far, so the pass never makes a schedule slower or larger.
+// Moves independent ops of a function body, within the order constraints of
+// OrderConstraints.h, so that compute covers transfers and the peak drops.
+// Every candidate order is simulated; one is kept only when it is valid
+// (live bytes and a static arena within the budget, no fetch before its
+// store) and beats the best order so far, so the pass never makes a
+// schedule slower or larger.
 //
 //===----------------------------------------------------------------------===//
 

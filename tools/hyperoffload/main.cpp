@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompareCommand.h"
 #include "ModelCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
                "hyperoffload");
   mlir::ho::cli::Action action;
   mlir::ho::cli::addModelCommand(app, action);
+  mlir::ho::cli::addCompareCommand(app, action);
 
   try {
     app.parse(argc, argv);

@@ -2,7 +2,8 @@
 //
 // `hyperoffload <command> <subcommand> [options]`. Each command lives in its
 // own file and registers itself on the CLI11 app; parsing selects the action
-// to run. With no command, the tool prints its help.
+// to run. With no arguments at all, the tool runs the default comparison
+// (`compare` on DeepSeek-V3 + NSA decode); `--help` prints its help.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,8 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &error) {
     return app.exit(error);
   }
+  if (argc == 1)
+    return mlir::ho::cli::runDefaultComparison();
   // No subcommand chose an action: show the help of the deepest command given.
   if (!action) {
     std::cout << app.help();

@@ -170,7 +170,9 @@ static int runCompare(const CompareArgs &args) {
   if (failed(comparison))
     return 1;
 
-  printComparison(stdout, *comparison);
+  // `--json -` puts the JSON on stdout instead of the table.
+  if (args.jsonFile != "-")
+    printComparison(stdout, *comparison);
   if (jsonFile)
     if (int code = writeJSON(*jsonFile, comparisonToJSON(*comparison),
                              /*pretty=*/true))

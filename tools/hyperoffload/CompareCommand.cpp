@@ -86,13 +86,8 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path) {
   return file;
 }
 
-/// Writes `value` to `file` and keeps it.
-static int writeJSON(llvm::ToolOutputFile &file, const llvm::json::Value &value,
-                     bool pretty) {
-  if (pretty)
-    file.os() << llvm::formatv("{0:2}", value) << "\n";
-  else
-    file.os() << value << "\n";
+/// Flushes `file` and keeps it, or reports why it could not be written.
+static int keepOutput(llvm::ToolOutputFile &file) {
   file.os().flush();
   if (std::error_code error = file.os().error()) {
     file.os().clear_error();
@@ -103,31 +98,37 @@ static int writeJSON(llvm::ToolOutputFile &file, const llvm::json::Value &value,
   return 0;
 }
 
-/// Writes `<dir>/<policy>.json`, a Perfetto trace of each run.
+/// Writes `<dir>/<policy>.json`, a Perfetto trace of each run, streamed:
+/// the paged runtime's can hold a million events.
 static int writeTraces(llvm::StringRef dir,
                        const PolicyComparison &comparison) {
   for (const PolicyRun &run : comparison.runs) {
     llvm::StringRef name = stringifyComparedPolicy(run.policy);
-    llvm::json::Value trace = timelineToChromeTrace(run.result);
-    // Name the process after the policy, so that traces opened side by
-    // side tell themselves apart.
-    llvm::json::Array &events = *trace.getAsObject()->getArray("traceEvents");
-    events.insert(
-        events.begin(),
-        llvm::json::Object{
-            {"name", "process_name"},
-            {"ph", "M"},
-            {"pid", 1},
-            {"args",
-             llvm::json::Object{{"name", fmt::format("{} on {}", name.str(),
-                                                     comparison.target.name)}}},
-        });
     llvm::SmallString<128> path(dir);
     llvm::sys::path::append(path, name + ".json");
     std::unique_ptr<llvm::ToolOutputFile> file = openOutput(path);
     if (!file)
       return 1;
-    if (int code = writeJSON(*file, trace, /*pretty=*/false))
+    llvm::json::OStream json(file->os());
+    json.object([&] {
+      json.attribute("displayTimeUnit", "ms");
+      json.attributeArray("traceEvents", [&] {
+        // Name the process after the policy, so that traces opened side by
+        // side tell themselves apart.
+        json.object([&] {
+          json.attributeObject("args", [&] {
+            json.attribute("name", fmt::format("{} on {}", name.str(),
+                                               comparison.target.name));
+          });
+          json.attribute("name", "process_name");
+          json.attribute("ph", "M");
+          json.attribute("pid", 1);
+        });
+        writeChromeTraceEvents(json, run.result, /*pid=*/1);
+      });
+    });
+    file->os() << "\n";
+    if (int code = keepOutput(*file))
       return code;
   }
   return 0;
@@ -173,10 +174,12 @@ static int runCompare(const CompareArgs &args) {
   // `--json -` puts the JSON on stdout instead of the table.
   if (args.jsonFile != "-")
     printComparison(stdout, *comparison);
-  if (jsonFile)
-    if (int code = writeJSON(*jsonFile, comparisonToJSON(*comparison),
-                             /*pretty=*/true))
+  if (jsonFile) {
+    jsonFile->os() << llvm::formatv("{0:2}", comparisonToJSON(*comparison))
+                   << "\n";
+    if (int code = keepOutput(*jsonFile))
       return code;
+  }
   if (!args.traceDir.empty())
     return writeTraces(args.traceDir, *comparison);
   return 0;

@@ -25,11 +25,7 @@ build: configure
 	@cmake --build $(BUILD_DIR)
 
 demo: build
-	@echo "== hyperoffload-opt examples/decode_step.mlir --ho-report"
-	@$(BUILD_DIR)/bin/hyperoffload-opt examples/decode_step.mlir --ho-report -o /dev/null
-	@echo
-	@echo "== the same step on ascend910c-supernode, with the cost of every op"
-	@$(BUILD_DIR)/bin/hyperoffload-opt examples/decode_step.mlir --ho-annotate-cost
+	@$(BUILD_DIR)/bin/hyperoffload
 
 check: build
 	@utils/run-tests.sh $(BUILD_DIR)

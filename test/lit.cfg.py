@@ -42,6 +42,7 @@ tools = [
     "hyperoffload-opt",
     "not",
     "count",
+    "split-file",
     ToolSubst("%python", config.python_executable, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -214,52 +214,65 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
   return metrics;
 }
 
-llvm::json::Value ho::timelineToChromeTrace(const SimulationResult &result) {
-  // Trace-event times are microseconds.
+void ho::writeChromeTraceEvents(llvm::json::OStream &json,
+                                const SimulationResult &result, int64_t pid) {
+  // Trace-event times are microseconds. Keys go in sorted order, as a
+  // json::Value prints them.
   auto micros = [](double seconds) { return seconds * 1e6; };
-  llvm::json::Array events;
   llvm::StringMap<int64_t> trackIds;
   auto trackId = [&](llvm::StringRef track) {
     auto [it, inserted] = trackIds.try_emplace(track, trackIds.size() + 1);
     if (inserted)
-      events.push_back(llvm::json::Object{
-          {"name", "thread_name"},
-          {"ph", "M"},
-          {"pid", 1},
-          {"tid", it->second},
-          // A copy: the trace outlives the result it is made from.
-          {"args", llvm::json::Object{{"name", track.str()}}},
+      json.object([&] {
+        json.attributeObject("args", [&] { json.attribute("name", track); });
+        json.attribute("name", "thread_name");
+        json.attribute("ph", "M");
+        json.attribute("pid", pid);
+        json.attribute("tid", it->second);
       });
     return it->second;
   };
   trackId("compute");
+  static const char *const categories[] = {"compute", "stall", "compaction",
+                                           "transfer", "host"};
   for (const TimelineEvent &event : result.events) {
-    llvm::json::Object args;
-    if (event.bytes > 0)
-      args["bytes"] = event.bytes;
-    static const char *const categories[] = {"compute", "stall", "compaction",
-                                             "transfer", "host"};
-    events.push_back(llvm::json::Object{
-        {"name", event.name},
-        {"cat", categories[static_cast<unsigned>(event.kind)]},
-        {"ph", "X"},
-        {"pid", 1},
-        {"tid", trackId(event.track)},
-        {"ts", micros(event.start)},
-        {"dur", micros(event.end - event.start)},
-        {"args", std::move(args)},
+    int64_t tid = trackId(event.track);
+    json.object([&] {
+      json.attributeObject("args", [&] {
+        if (event.bytes > 0)
+          json.attribute("bytes", event.bytes);
+      });
+      json.attribute("cat", categories[static_cast<unsigned>(event.kind)]);
+      json.attribute("dur", micros(event.end - event.start));
+      json.attribute("name", event.name);
+      json.attribute("ph", "X");
+      json.attribute("pid", pid);
+      json.attribute("tid", tid);
+      json.attribute("ts", micros(event.start));
     });
   }
   for (const MemorySample &sample : result.memory)
-    events.push_back(llvm::json::Object{
-        {"name", "device memory"},
-        {"ph", "C"},
-        {"pid", 1},
-        {"ts", micros(sample.time)},
-        {"args",
-         llvm::json::Object{{"live_bytes", sample.liveBytes},
-                            {"footprint_bytes", sample.footprintBytes}}},
+    json.object([&] {
+      json.attributeObject("args", [&] {
+        json.attribute("footprint_bytes", sample.footprintBytes);
+        json.attribute("live_bytes", sample.liveBytes);
+      });
+      json.attribute("name", "device memory");
+      json.attribute("ph", "C");
+      json.attribute("pid", pid);
+      json.attribute("ts", micros(sample.time));
     });
-  return llvm::json::Object{{"traceEvents", std::move(events)},
-                            {"displayTimeUnit", "ms"}};
+}
+
+llvm::json::Value ho::timelineToChromeTrace(const SimulationResult &result) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os);
+  json.object([&] {
+    json.attribute("displayTimeUnit", "ms");
+    json.attributeArray("traceEvents",
+                        [&] { writeChromeTraceEvents(json, result, 1); });
+  });
+  // The text was written from valid values: it parses.
+  return cantFail(llvm::json::parse(text));
 }

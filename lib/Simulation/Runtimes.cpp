@@ -171,10 +171,10 @@ void TimelineSimulator::makeRoomInBlocks(
   while (pool.getFreeBlocks() < blocks) {
     // Blocks of the least recently touched KV cache that the op does not
     // need; the lower id on a tie.
-    auto victim = llvm::find_if(residentByRecency, [&](auto entry) {
-      return state[entry.second].paged && !pinned.contains(entry.second);
+    auto victim = llvm::find_if(pagedByRecency, [&](auto entry) {
+      return !pinned.contains(entry.second);
     });
-    if (victim == residentByRecency.end())
+    if (victim == pagedByRecency.end())
       return; // Only what the op needs is left: it reports out of memory.
     BufferId id = victim->second;
     BufferState &cache = state[id];

@@ -218,11 +218,19 @@ void TimelineSimulator::release(BufferId id, double time) {
 
 void TimelineSimulator::setResident(BufferId id, bool resident) {
   BufferState &buffer = state[id];
-  if (buffer.resident)
+  std::set<std::pair<unsigned, BufferId>> *paged =
+      buffer.paged ? &pagedByRecency : nullptr;
+  if (buffer.resident) {
     residentByRecency.erase({buffer.lastTouched, id});
+    if (paged)
+      paged->erase({buffer.lastTouched, id});
+  }
   buffer.resident = resident;
-  if (resident)
+  if (resident) {
     residentByRecency.insert({buffer.lastTouched, id});
+    if (paged)
+      paged->insert({buffer.lastTouched, id});
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -111,7 +111,8 @@ private:
   void fetchMissingBlocks(BufferId id,
                           const llvm::SmallDenseSet<BufferId> &pinned);
 
-  /// Keeps `residentByRecency` in step with the buffer's residency.
+  /// Keeps `residentByRecency` and `pagedByRecency` in step with the
+  /// buffer's residency.
   void setResident(BufferId id, bool resident);
 
   void addEvent(TimelineEvent::Kind kind, std::string track, std::string name,
@@ -126,6 +127,9 @@ private:
   SmallVector<BufferState> state;
   /// Resident buffers, least recently touched first.
   std::set<std::pair<unsigned, BufferId>> residentByRecency;
+  /// The paged ones among them (KV caches in paged mode), where the paged
+  /// runtime looks for blocks to evict without passing every weight.
+  std::set<std::pair<unsigned, BufferId>> pagedByRecency;
   DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> prefetchOf;
   std::vector<IssuedTransfer> issued;
   SmallVector<BufferId> awaitingOffload;

@@ -26,18 +26,17 @@ struct ReportPass : public ho::impl::ReportBase<ReportPass> {
   void runOnOperation() override;
 
 private:
-  LogicalResult writeFile(StringRef path, const llvm::json::Value &value);
+  LogicalResult writeFile(StringRef path, StringRef text);
 };
 } // namespace
 
-LogicalResult ReportPass::writeFile(StringRef path,
-                                    const llvm::json::Value &value) {
+LogicalResult ReportPass::writeFile(StringRef path, StringRef text) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
     return emitError(getOperation().getLoc())
            << "cannot write '" << path << "': " << error;
-  file->os() << llvm::formatv("{0:2}", value) << "\n";
+  file->os() << text << "\n";
   file->keep();
   return success();
 }
@@ -76,48 +75,61 @@ void ReportPass::runOnOperation() {
   }
 
   llvm::json::Object metrics;
-  llvm::json::Array traceEvents;
-  unsigned processId = 0;
-  for (auto function : module.getOps<FunctionOpInterface>()) {
-    if (function.isExternal())
-      continue;
-    Block &body = function.getFunctionBody().front();
-    FailureOr<SimulationResult> result = simulate(body, *target, options);
-    if (failed(result))
-      return signalPassFailure();
-    // The budget the simulator resolved, so that both assume the same.
-    LowerBounds bounds = computeLowerBounds(body, *target, result->budget);
-    summary->os() << "@" << function.getName() << " ";
-    printSummary(summary->os(), *result, *target, options, &bounds);
-    metrics[function.getName()] =
-        metricsToJSON(*result, *target, options, &bounds);
-    if (traceFile.empty())
-      continue;
-    // One trace process per function, named after it.
-    ++processId;
-    llvm::json::Value trace = timelineToChromeTrace(*result);
-    traceEvents.push_back(llvm::json::Object{
-        {"name", "process_name"},
-        {"ph", "M"},
-        {"pid", processId},
-        {"args", llvm::json::Object{{"name", "@" + function.getName().str()}}},
-    });
-    for (llvm::json::Value &event :
-         *trace.getAsObject()->getArray("traceEvents")) {
-      (*event.getAsObject())["pid"] = processId;
-      traceEvents.push_back(std::move(event));
+  // The trace streams out as each function is simulated: a json::Value of a
+  // long timeline (a paged run swaps blocks a million times) would take
+  // gigabytes.
+  std::string traceText;
+  llvm::raw_string_ostream traceStream(traceText);
+  llvm::json::OStream trace(traceStream, /*IndentSize=*/2);
+  int64_t processId = 0;
+  auto simulateFunctions = [&]() -> LogicalResult {
+    for (auto function : module.getOps<FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      Block &body = function.getFunctionBody().front();
+      FailureOr<SimulationResult> result = simulate(body, *target, options);
+      if (failed(result))
+        return failure();
+      // The budget the simulator resolved, so that both assume the same.
+      LowerBounds bounds = computeLowerBounds(body, *target, result->budget);
+      summary->os() << "@" << function.getName() << " ";
+      printSummary(summary->os(), *result, *target, options, &bounds);
+      metrics[function.getName()] =
+          metricsToJSON(*result, *target, options, &bounds);
+      if (traceFile.empty())
+        continue;
+      // One trace process per function, named after it.
+      ++processId;
+      trace.object([&] {
+        trace.attributeObject("args", [&] {
+          trace.attribute("name", "@" + function.getName().str());
+        });
+        trace.attribute("name", "process_name");
+        trace.attribute("ph", "M");
+        trace.attribute("pid", processId);
+      });
+      writeChromeTraceEvents(trace, *result, processId);
     }
-  }
+    return success();
+  };
+  LogicalResult simulated = success();
+  trace.object([&] {
+    trace.attribute("displayTimeUnit", "ms");
+    trace.attributeArray("traceEvents",
+                         [&] { simulated = simulateFunctions(); });
+  });
+  if (failed(simulated))
+    return signalPassFailure();
   summary->keep();
 
   if (!jsonFile.empty() &&
-      failed(writeFile(jsonFile,
-                       llvm::json::Object{{"functions", std::move(metrics)}})))
-    return signalPassFailure();
-  if (!traceFile.empty() &&
       failed(writeFile(
-          traceFile, llvm::json::Object{{"traceEvents", std::move(traceEvents)},
-                                        {"displayTimeUnit", "ms"}})))
+          jsonFile,
+          llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"functions", std::move(metrics)}}))
+              .str())))
+    return signalPassFailure();
+  if (!traceFile.empty() && failed(writeFile(traceFile, traceText)))
     return signalPassFailure();
   markAllAnalysesPreserved();
 }

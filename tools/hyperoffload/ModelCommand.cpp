@@ -96,23 +96,15 @@ static void printEmitSummary(ModuleOp module, llvm::StringRef name,
 }
 
 static int runEmit(const EmitArgs &args) {
-  WorkloadOptions options;
-  std::string name = args.model;
-  if (!args.scenario.empty()) {
-    const Scenario *scenario = lookupScenario(args.scenario);
-    if (!scenario)
-      return reportError("unknown scenario '" + args.scenario +
-                         "'; `hyperoffload model list` shows them");
-    options = scenario->options;
-    name = args.scenario;
-  } else {
-    options.model = args.model;
-  }
-  options = args.flags.apply(std::move(options));
+  llvm::Expected<WorkloadOptions> options =
+      args.flags.resolve(args.model, args.scenario);
+  if (!options)
+    return reportError(options.takeError());
+  std::string name = args.scenario.empty() ? args.model : args.scenario;
 
   std::unique_ptr<MLIRContext> context = createContext();
   llvm::Expected<OwningOpRef<ModuleOp>> module =
-      buildWorkload(*context, options);
+      buildWorkload(*context, *options);
   if (!module)
     return reportError(module.takeError());
   if (failed(verify(**module)))
@@ -189,13 +181,6 @@ static int runStats(const StatsArgs &args) {
 // Registration
 //===----------------------------------------------------------------------===//
 
-static std::vector<std::string> scenarioNames() {
-  std::vector<std::string> names;
-  for (const Scenario &scenario : getScenarios())
-    names.push_back(scenario.name.str());
-  return names;
-}
-
 static void addListCommand(CLI::App &model, Action &action) {
   CLI::App *list =
       model.add_subcommand("list", "List the models and the named scenarios");
@@ -216,7 +201,7 @@ static void addEmitCommand(CLI::App &model, Action &action) {
                        "list`); the options below override its settings")
           ->type_name("NAME")
           // The names go in the error message, not in the help.
-          ->check(CLI::IsMember(scenarioNames()).description(""))
+          ->check(CLI::IsMember(getScenarioNames()).description(""))
           ->excludes(modelName);
   emit->add_option("-o,--output", args->output, "Output file, - for stdout")
       ->capture_default_str();

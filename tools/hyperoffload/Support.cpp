@@ -3,9 +3,16 @@
 #include "Support.h"
 
 #include "hyperoffload/InitAll.h"
+#include "hyperoffload/Interfaces/CostExternalModels.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,5 +34,15 @@ std::unique_ptr<MLIRContext> ho::cli::createContext() {
   registry.insert<func::FuncDialect, tensor::TensorDialect>();
   auto context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
+  // Input files may use what hyperoffload-opt knows; those dialects load
+  // when the parser meets them.
+  context->appendDialectRegistry([] {
+    DialectRegistry inputs;
+    inputs.insert<arith::ArithDialect, bufferization::BufferizationDialect,
+                  linalg::LinalgDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tosa::TosaDialect>();
+    registerCostExternalModels(inputs);
+    return inputs;
+  }());
   return context;
 }

@@ -26,8 +26,9 @@ using Action = std::function<int()>;
 int reportError(const llvm::Twine &message);
 int reportError(llvm::Error error);
 
-/// A context with the dialects of the workload graphs loaded: `ho`, `func`
-/// and `tensor`.
+/// A context with the dialects of the workload graphs loaded (`ho`, `func`
+/// and `tensor`) that parses what hyperoffload-opt parses: the upstream
+/// dialects front ends emit, with their cost models.
 std::unique_ptr<MLIRContext> createContext();
 
 } // namespace mlir::ho::cli

@@ -165,3 +165,32 @@ WorkloadOptions WorkloadFlags::apply(WorkloadOptions base) const {
       set(base);
   return base;
 }
+
+llvm::Expected<WorkloadOptions>
+WorkloadFlags::resolve(llvm::StringRef model, llvm::StringRef scenario) const {
+  WorkloadOptions options;
+  if (!scenario.empty()) {
+    const Scenario *named = lookupScenario(scenario);
+    if (!named)
+      return llvm::createStringError("unknown scenario '" + scenario +
+                                     "'; `hyperoffload model list` shows them");
+    options = named->options;
+  } else {
+    options.model = model.str();
+  }
+  return apply(std::move(options));
+}
+
+const CLI::Option *WorkloadFlags::getFirstGiven() const {
+  for (const auto &[option, set] : setters)
+    if (option->count() > 0)
+      return option;
+  return nullptr;
+}
+
+std::vector<std::string> cli::getScenarioNames() {
+  std::vector<std::string> names;
+  for (const Scenario &scenario : getScenarios())
+    names.push_back(scenario.name.str());
+  return names;
+}

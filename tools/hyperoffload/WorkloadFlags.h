@@ -12,6 +12,9 @@
 
 #include "hyperoffload/Workloads/Workloads.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -39,6 +42,13 @@ public:
 
   /// `base` with the options given on the command line applied.
   workloads::WorkloadOptions apply(workloads::WorkloadOptions base) const;
+  /// The named scenario's options when `scenario` is not empty, else the
+  /// defaults for `model`, with the options given applied. Fails on an
+  /// unknown scenario.
+  llvm::Expected<workloads::WorkloadOptions>
+  resolve(llvm::StringRef model, llvm::StringRef scenario) const;
+  /// The first workload option given on the command line, or null.
+  const CLI::Option *getFirstGiven() const;
 
 private:
   using Setter = std::function<void(workloads::WorkloadOptions &)>;
@@ -53,6 +63,9 @@ private:
   bool recomputeAttention, remoteKVCache;
   std::vector<std::pair<CLI::Option *, Setter>> setters;
 };
+
+/// The names of the named scenarios, for `--scenario`.
+std::vector<std::string> getScenarioNames();
 
 } // namespace mlir::ho::cli
 

@@ -2,10 +2,12 @@
 //
 // `hyperoffload <command> <subcommand> [options]`. Each command lives in its
 // own file and registers itself on the CLI11 app; parsing selects the action
-// to run. With no command, the tool prints its help.
+// to run. With no arguments at all, the tool runs the default comparison
+// (`compare` on DeepSeek-V3 + NSA decode); `--help` prints its help.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompareCommand.h"
 #include "ModelCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -20,12 +22,15 @@ int main(int argc, char **argv) {
                "hyperoffload");
   mlir::ho::cli::Action action;
   mlir::ho::cli::addModelCommand(app, action);
+  mlir::ho::cli::addCompareCommand(app, action);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &error) {
     return app.exit(error);
   }
+  if (argc == 1)
+    return mlir::ho::cli::runDefaultComparison();
   // No subcommand chose an action: show the help of the deepest command given.
   if (!action) {
     std::cout << app.help();

@@ -31,6 +31,13 @@ llvm::json::Value metricsToJSON(const SimulationResult &result,
 /// memory as a counter track.
 llvm::json::Value timelineToChromeTrace(const SimulationResult &result);
 
+/// Writes the events of that trace, in process `pid`, as elements of the
+/// array `json` is writing. It builds nothing in memory: a run with a
+/// million transfers streams out as fast as the text is written, where a
+/// json::Value of it would take gigabytes.
+void writeChromeTraceEvents(llvm::json::OStream &json,
+                            const SimulationResult &result, int64_t pid);
+
 /// Formats a duration in seconds for people ("12.3 ms").
 std::string formatSeconds(double seconds);
 

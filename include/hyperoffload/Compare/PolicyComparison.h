@@ -1,0 +1,127 @@
+//===- PolicyComparison.h - Every offload policy on one graph ---*- C++ -*-===//
+//
+// Scores the offload policies on the same function, target and budget: no
+// offload, the reactive and paged runtimes, and the plans of
+// ho-plan-offload. Each policy runs on its own clone of the module, planned
+// by the passes that make it and simulated with the allocator its real
+// counterpart uses, as utils/compare-policies.py does, so that the numbers
+// agree with docs/Results.md. docs/Compare.md describes the policies and the
+// JSON schema of comparisonToJSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_COMPARE_POLICYCOMPARISON_H
+#define HYPEROFFLOAD_COMPARE_POLICYCOMPARISON_H
+
+#include "hyperoffload/Analysis/LowerBounds.h"
+#include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace ho {
+
+enum class ComparedPolicy {
+  /// No offload: the input as written, on the ideal allocator.
+  None,
+  /// No plan: fetch on demand, evict least recently used, dynamic allocator.
+  Reactive,
+  /// vLLM's paged KV cache: KV blocks swapped on demand, paged allocator.
+  Paged,
+  /// The policies of ho-plan-offload. Naive and Window are runtimes in real
+  /// life and run on the dynamic allocator; the others are compiled plans
+  /// with static offsets from ho-assign-offsets.
+  Naive,
+  Window,
+  Distance,
+  PT2,
+  /// The passes of the --hyperoffload pipeline: refine the order to lower
+  /// the peak, plan, refine the order to hide stalls, assign offsets.
+  HyperOffload,
+};
+
+/// Every policy, in the order a comparison lists them.
+llvm::ArrayRef<ComparedPolicy> getComparedPolicies();
+llvm::StringRef stringifyComparedPolicy(ComparedPolicy policy);
+std::optional<ComparedPolicy> parseComparedPolicy(llvm::StringRef name);
+
+struct ComparisonOptions {
+  /// The hardware as the passes take it: a preset or a JSON file (the
+  /// default preset when empty), and field overrides ("links.host.x=1").
+  std::string hw;
+  std::vector<std::string> hwOverrides;
+  /// The device memory every policy must fit in, as the passes take it
+  /// (44GB, 0.75, 75%); the HBM capacity when empty.
+  std::string budget;
+  /// The policies to run, in this order; all of them when empty.
+  std::vector<ComparedPolicy> policies;
+  /// Keep each run's timeline, for traces.
+  bool recordTimelines = false;
+};
+
+/// One policy's run.
+struct PolicyRun {
+  ComparedPolicy policy;
+  /// The mode, allocator and budget it was simulated with.
+  SimulationOptions simulation;
+  SimulationResult result;
+  /// The module the policy planned; null for the policies that run the
+  /// input as it is (none and the runtimes). `result` points into it.
+  OwningOpRef<ModuleOp> planned;
+  /// Wall-clock seconds spent planning and simulating.
+  double seconds = 0;
+};
+
+struct PolicyComparison {
+  Target target;
+  /// The budget in bytes.
+  int64_t budget = 0;
+  /// The function compared (the only one with a body).
+  std::string function;
+  /// The lower bounds of the input function at the budget: every run is
+  /// measured against the graph it was planned from.
+  LowerBounds bounds;
+  /// The input without offload, which reductions and slowdowns are
+  /// measured against, whether or not `none` is among the runs.
+  SimulationResult baseline;
+  std::vector<PolicyRun> runs;
+
+  /// How much lower the run's peak footprint is than the baseline's, as a
+  /// fraction (0.29 for 29% lower); std::nullopt when the baseline's is 0.
+  std::optional<double> getPeakReduction(const PolicyRun &run) const;
+  /// The run's step time over the baseline's; std::nullopt when that is 0.
+  std::optional<double> getSlowdown(const PolicyRun &run) const;
+  /// The run's step time over the time bound, minus 1.
+  std::optional<double> getGap(const PolicyRun &run) const {
+    return bounds.getGap(run.result.stepTime);
+  }
+  /// Whether every allocation of the run fit in the budget.
+  bool fits(const PolicyRun &run) const { return !run.result.outOfMemory; }
+};
+
+/// Runs every policy of `options` on the function of `module` (which must
+/// hold exactly one function with a body), each on its own clone. `module`
+/// is left as it was; the bounds and the baseline point into it. Emits the
+/// error through the context's diagnostics and fails when the hardware,
+/// the budget or the function is invalid, or a pass or simulation fails.
+FailureOr<PolicyComparison> comparePolicies(ModuleOp module,
+                                            const ComparisonOptions &options);
+
+/// The comparison as JSON, in the versioned schema of docs/Compare.md.
+llvm::json::Value comparisonToJSON(const PolicyComparison &comparison);
+
+/// The version of that schema; it changes when a field changes meaning or
+/// goes away, not when one is added.
+constexpr int64_t kComparisonSchemaVersion = 1;
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_COMPARE_POLICYCOMPARISON_H

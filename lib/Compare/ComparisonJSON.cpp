@@ -1,0 +1,86 @@
+//===- ComparisonJSON.cpp - A policy comparison as JSON -------------------===//
+//
+// The schema is documented in docs/Compare.md; bump kComparisonSchemaVersion
+// when a field changes meaning or goes away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Compare/PolicyComparison.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+static llvm::json::Value toJSON(std::optional<double> value) {
+  return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
+}
+
+/// The link directions that carried a transfer.
+static llvm::json::Array trafficToJSON(const SimulationResult &result) {
+  llvm::json::Array traffic;
+  for (MemoryTier tier :
+       {MemoryTier::pool, MemoryTier::host, MemoryTier::disk}) {
+    for (Direction direction : {Direction::ToDevice, Direction::FromDevice}) {
+      const LinkTraffic &link = result.getTraffic(tier, direction);
+      if (link.transfers == 0)
+        continue;
+      traffic.push_back(llvm::json::Object{
+          {"tier", stringifyMemoryTier(tier)},
+          {"direction", stringifyDirection(direction)},
+          {"bytes", link.bytes},
+          {"transfers", static_cast<int64_t>(link.transfers)},
+      });
+    }
+  }
+  return traffic;
+}
+
+static llvm::json::Value runToJSON(const PolicyComparison &comparison,
+                                   const PolicyRun &run) {
+  const SimulationResult &result = run.result;
+  return llvm::json::Object{
+      {"name", stringifyComparedPolicy(run.policy)},
+      {"mode", stringifyExecutionMode(run.simulation.mode)},
+      {"allocator", stringifyAllocatorKind(run.simulation.allocator)},
+      {"step_time_s", result.stepTime},
+      {"slowdown", toJSON(comparison.getSlowdown(run))},
+      {"compute_time_s", result.computeTime},
+      {"stall_time_s", result.stallTime},
+      {"stall_count", static_cast<int64_t>(result.stallCount)},
+      {"host_overhead_time_s", result.hostOverheadTime},
+      {"compactions", static_cast<int64_t>(result.compactions)},
+      {"compaction_time_s", result.compactionTime},
+      {"compaction_bytes", result.compactionBytes},
+      {"peak_live_bytes", result.peakLiveBytes},
+      {"peak_footprint_bytes", result.peakFootprintBytes},
+      {"peak_reduction", toJSON(comparison.getPeakReduction(run))},
+      {"traffic", trafficToJSON(result)},
+      {"gap_to_time_bound", toJSON(comparison.getGap(run))},
+      {"fits", comparison.fits(run)},
+  };
+}
+
+llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
+  const LowerBounds &bounds = comparison.bounds;
+  llvm::json::Array runs;
+  for (const PolicyRun &run : comparison.runs)
+    runs.push_back(runToJSON(comparison, run));
+  return llvm::json::Object{
+      {"version", kComparisonSchemaVersion},
+      {"function", comparison.function},
+      {"target", comparison.target.name},
+      {"budget_bytes", comparison.budget},
+      {"lower_bounds",
+       llvm::json::Object{
+           {"memory_bytes", bounds.memoryBytes},
+           {"fits_budget", bounds.fitsBudget()},
+           {"compute_time_s", bounds.computeSeconds},
+           {"time_s", bounds.getTimeSeconds()},
+       }},
+      {"baseline",
+       llvm::json::Object{
+           {"step_time_s", comparison.baseline.stepTime},
+           {"peak_footprint_bytes", comparison.baseline.peakFootprintBytes},
+       }},
+      {"policies", std::move(runs)},
+  };
+}

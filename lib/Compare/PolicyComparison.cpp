@@ -1,0 +1,292 @@
+//===- PolicyComparison.cpp - Every offload policy on one graph -----------===//
+
+#include "hyperoffload/Compare/PolicyComparison.h"
+
+#include "hyperoffload/Target/MemoryBudget.h"
+#include "hyperoffload/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+static const ComparedPolicy kPolicies[] = {
+    ComparedPolicy::None,   ComparedPolicy::Reactive,
+    ComparedPolicy::Paged,  ComparedPolicy::Naive,
+    ComparedPolicy::Window, ComparedPolicy::Distance,
+    ComparedPolicy::PT2,    ComparedPolicy::HyperOffload};
+
+llvm::ArrayRef<ComparedPolicy> ho::getComparedPolicies() { return kPolicies; }
+
+llvm::StringRef ho::stringifyComparedPolicy(ComparedPolicy policy) {
+  switch (policy) {
+  case ComparedPolicy::None:
+    return "none";
+  case ComparedPolicy::Reactive:
+    return "reactive";
+  case ComparedPolicy::Paged:
+    return "paged";
+  case ComparedPolicy::Naive:
+    return "naive";
+  case ComparedPolicy::Window:
+    return "window";
+  case ComparedPolicy::Distance:
+    return "distance";
+  case ComparedPolicy::PT2:
+    return "pt2";
+  case ComparedPolicy::HyperOffload:
+    return "hyperoffload";
+  }
+  llvm_unreachable("unknown policy");
+}
+
+std::optional<ComparedPolicy> ho::parseComparedPolicy(llvm::StringRef name) {
+  for (ComparedPolicy policy : kPolicies)
+    if (stringifyComparedPolicy(policy) == name)
+      return policy;
+  return std::nullopt;
+}
+
+std::optional<double>
+PolicyComparison::getPeakReduction(const PolicyRun &run) const {
+  if (baseline.peakFootprintBytes == 0)
+    return std::nullopt;
+  return 1.0 - static_cast<double>(run.result.peakFootprintBytes) /
+                   baseline.peakFootprintBytes;
+}
+
+std::optional<double>
+PolicyComparison::getSlowdown(const PolicyRun &run) const {
+  if (baseline.stepTime == 0)
+    return std::nullopt;
+  return run.result.stepTime / baseline.stepTime;
+}
+
+//===----------------------------------------------------------------------===//
+// How each policy runs
+//===----------------------------------------------------------------------===//
+
+/// The planner policy of a policy that ho-plan-offload makes.
+static std::optional<OffloadPolicy> getPlannerPolicy(ComparedPolicy policy) {
+  switch (policy) {
+  case ComparedPolicy::None:
+  case ComparedPolicy::Reactive:
+  case ComparedPolicy::Paged:
+    return std::nullopt;
+  case ComparedPolicy::Naive:
+    return OffloadPolicy::Naive;
+  case ComparedPolicy::Window:
+    return OffloadPolicy::Window;
+  case ComparedPolicy::Distance:
+    return OffloadPolicy::Distance;
+  case ComparedPolicy::PT2:
+    return OffloadPolicy::PT2;
+  case ComparedPolicy::HyperOffload:
+    return OffloadPolicy::HyperOffload;
+  }
+  llvm_unreachable("unknown policy");
+}
+
+/// The mode and allocator of the policy's real counterpart: the runtimes
+/// (naive and window included) allocate as they go; compiled plans carry a
+/// static memory plan.
+static SimulationOptions getSimulationOptions(ComparedPolicy policy,
+                                              int64_t budget) {
+  SimulationOptions options;
+  options.budget = budget;
+  switch (policy) {
+  case ComparedPolicy::None:
+    options.allocator = AllocatorKind::Ideal;
+    break;
+  case ComparedPolicy::Reactive:
+    options.mode = ExecutionMode::Reactive;
+    options.allocator = AllocatorKind::Dynamic;
+    break;
+  case ComparedPolicy::Paged:
+    options.mode = ExecutionMode::Paged;
+    options.allocator = AllocatorKind::Paged;
+    break;
+  case ComparedPolicy::Naive:
+  case ComparedPolicy::Window:
+    options.allocator = AllocatorKind::Dynamic;
+    break;
+  case ComparedPolicy::Distance:
+  case ComparedPolicy::PT2:
+  case ComparedPolicy::HyperOffload:
+    options.allocator = AllocatorKind::Static;
+    break;
+  }
+  return options;
+}
+
+/// A pass's options with the comparison's hardware, and its budget when
+/// `withBudget`.
+template <typename PassOptions>
+static PassOptions getPassOptions(const ComparisonOptions &options,
+                                  bool withBudget = true) {
+  PassOptions passOptions;
+  passOptions.hw = options.hw;
+  passOptions.hwOverrides.assign(options.hwOverrides.begin(),
+                                 options.hwOverrides.end());
+  if (withBudget)
+    passOptions.budget = options.budget;
+  return passOptions;
+}
+
+/// Plans `module` with `policy`, as utils/compare-policies.py does.
+static LogicalResult plan(ModuleOp module, ComparedPolicy policy,
+                          OffloadPolicy plannerPolicy,
+                          const ComparisonOptions &options) {
+  PassManager pm(module->getName());
+  bool pipeline = policy == ComparedPolicy::HyperOffload;
+  if (pipeline) {
+    auto lowerPeak = getPassOptions<RefineOrderOptions>(options);
+    lowerPeak.hideStalls = false;
+    pm.addPass(createRefineOrder(lowerPeak));
+  }
+  auto planOptions = getPassOptions<PlanOffloadOptions>(options);
+  planOptions.policy = plannerPolicy;
+  pm.addPass(createPlanOffload(planOptions));
+  if (pipeline) {
+    auto hideStalls = getPassOptions<RefineOrderOptions>(options);
+    hideStalls.lowerPeak = false;
+    pm.addPass(createRefineOrder(hideStalls));
+  }
+  // No budget: a baseline that ignores it still gets its offsets, and the
+  // simulation says that it does not fit.
+  if (getSimulationOptions(policy, 0).allocator == AllocatorKind::Static)
+    pm.addPass(createAssignOffsets(
+        getPassOptions<AssignOffsetsOptions>(options, /*withBudget=*/false)));
+  return pm.run(module);
+}
+
+/// The one function of `module` with a body.
+static FailureOr<FunctionOpInterface> getComparedFunction(ModuleOp module) {
+  SmallVector<FunctionOpInterface> functions;
+  for (auto function : module.getOps<FunctionOpInterface>())
+    if (!function.isExternal())
+      functions.push_back(function);
+  if (functions.empty())
+    return emitError(module.getLoc())
+           << "the module has no function with a body to compare policies on";
+  if (functions.size() > 1) {
+    InFlightDiagnostic diag =
+        emitError(functions[1].getLoc())
+        << "policies are compared on one function, but the module has "
+        << functions.size() << " with a body; compare each in a file of its "
+        << "own";
+    diag.attachNote(functions[0].getLoc()) << "the first one is here";
+    return diag;
+  }
+  return functions.front();
+}
+
+//===----------------------------------------------------------------------===//
+// The comparison
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Runs the policies of one comparison.
+class Comparer {
+public:
+  Comparer(const ComparisonOptions &options, PolicyComparison &comparison)
+      : options(options), comparison(comparison) {}
+
+  LogicalResult loadTargetAndBudget(ModuleOp module);
+  FailureOr<PolicyRun> run(ModuleOp module, ComparedPolicy policy,
+                           bool recordTimeline);
+
+private:
+  const ComparisonOptions &options;
+  PolicyComparison &comparison;
+};
+} // namespace
+
+LogicalResult Comparer::loadTargetAndBudget(ModuleOp module) {
+  llvm::Expected<Target> target = loadTarget(
+      options.hw.empty() ? getTargetPresetNames().front() : options.hw);
+  if (!target)
+    return emitError(module.getLoc())
+           << "invalid hardware: " << llvm::toString(target.takeError());
+  for (const std::string &assignment : options.hwOverrides)
+    if (llvm::Error error = applyTargetOverride(*target, assignment))
+      return emitError(module.getLoc()) << "invalid hardware override: "
+                                        << llvm::toString(std::move(error));
+  llvm::Expected<int64_t> budget =
+      parseMemoryBudget(options.budget, target->device.hbmCapacity);
+  if (!budget)
+    return emitError(module.getLoc())
+           << "invalid budget: " << llvm::toString(budget.takeError());
+  comparison.target = std::move(*target);
+  comparison.budget = *budget;
+  return success();
+}
+
+FailureOr<PolicyRun> Comparer::run(ModuleOp module, ComparedPolicy policy,
+                                   bool recordTimeline) {
+  auto start = std::chrono::steady_clock::now();
+  PolicyRun run;
+  run.policy = policy;
+  run.simulation = getSimulationOptions(policy, comparison.budget);
+  run.simulation.recordTimeline = recordTimeline;
+  ModuleOp simulated = module;
+  if (std::optional<OffloadPolicy> plannerPolicy = getPlannerPolicy(policy)) {
+    run.planned = module.clone();
+    if (failed(plan(*run.planned, policy, *plannerPolicy, options)))
+      return failure();
+    simulated = *run.planned;
+  }
+  FailureOr<FunctionOpInterface> function = getComparedFunction(simulated);
+  if (failed(function))
+    return failure();
+  FailureOr<SimulationResult> result = simulate(
+      function->getFunctionBody().front(), comparison.target, run.simulation);
+  if (failed(result))
+    return failure();
+  run.result = std::move(*result);
+  run.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return run;
+}
+
+FailureOr<PolicyComparison>
+ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
+  PolicyComparison comparison;
+  Comparer comparer(options, comparison);
+  if (failed(comparer.loadTargetAndBudget(module)))
+    return failure();
+  FailureOr<FunctionOpInterface> function = getComparedFunction(module);
+  if (failed(function))
+    return failure();
+  comparison.function = function->getName().str();
+  comparison.bounds = computeLowerBounds(function->getFunctionBody().front(),
+                                         comparison.target, comparison.budget);
+
+  llvm::ArrayRef<ComparedPolicy> policies = options.policies;
+  if (policies.empty())
+    policies = getComparedPolicies();
+  // The baseline is the `none` run; simulate it apart when it is not asked
+  // for (it costs one simulation).
+  if (!llvm::is_contained(policies, ComparedPolicy::None)) {
+    FailureOr<PolicyRun> baseline = comparer.run(module, ComparedPolicy::None,
+                                                 /*recordTimeline=*/false);
+    if (failed(baseline))
+      return failure();
+    comparison.baseline = std::move(baseline->result);
+  }
+  for (ComparedPolicy policy : policies) {
+    FailureOr<PolicyRun> run =
+        comparer.run(module, policy, options.recordTimelines);
+    if (failed(run))
+      return failure();
+    if (policy == ComparedPolicy::None)
+      comparison.baseline = run->result;
+    comparison.runs.push_back(std::move(*run));
+  }
+  return comparison;
+}

@@ -6,32 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/Compare/PolicyComparison.h"
+#include "hyperoffload/Simulation/Report.h"
 
 using namespace mlir;
 using namespace mlir::ho;
 
 static llvm::json::Value toJSON(std::optional<double> value) {
   return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
-}
-
-/// The link directions that carried a transfer.
-static llvm::json::Array trafficToJSON(const SimulationResult &result) {
-  llvm::json::Array traffic;
-  for (MemoryTier tier :
-       {MemoryTier::pool, MemoryTier::host, MemoryTier::disk}) {
-    for (Direction direction : {Direction::ToDevice, Direction::FromDevice}) {
-      const LinkTraffic &link = result.getTraffic(tier, direction);
-      if (link.transfers == 0)
-        continue;
-      traffic.push_back(llvm::json::Object{
-          {"tier", stringifyMemoryTier(tier)},
-          {"direction", stringifyDirection(direction)},
-          {"bytes", link.bytes},
-          {"transfers", static_cast<int64_t>(link.transfers)},
-      });
-    }
-  }
-  return traffic;
 }
 
 static llvm::json::Value runToJSON(const PolicyComparison &comparison,

@@ -171,10 +171,7 @@ static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
   };
 }
 
-llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
-                                    const Target &target,
-                                    const SimulationOptions &options,
-                                    const LowerBounds *bounds) {
+llvm::json::Array ho::trafficToJSON(const SimulationResult &result) {
   llvm::json::Array traffic;
   for (MemoryTier tier : kTiers) {
     for (Direction direction : kDirections) {
@@ -189,6 +186,13 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       });
     }
   }
+  return traffic;
+}
+
+llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
+                                    const Target &target,
+                                    const SimulationOptions &options,
+                                    const LowerBounds *bounds) {
   llvm::json::Object metrics{
       {"target", target.name},
       {"mode", stringifyExecutionMode(options.mode)},
@@ -207,7 +211,7 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       {"peak_live_bytes", result.peakLiveBytes},
       {"peak_footprint_bytes", result.peakFootprintBytes},
       {"out_of_memory", result.outOfMemory},
-      {"traffic", std::move(traffic)},
+      {"traffic", trafficToJSON(result)},
   };
   if (bounds)
     metrics["lower_bounds"] = lowerBoundsToJSON(result, *bounds);

@@ -21,6 +21,10 @@ void printSummary(llvm::raw_ostream &os, const SimulationResult &result,
 
 /// The metrics of `result` as JSON (schema in docs/CostModel.md); times in
 /// seconds, sizes in bytes. With `bounds`, they include `lower_bounds`.
+/// The link directions that carried a transfer, each with its bytes and
+/// transfer count.
+llvm::json::Array trafficToJSON(const SimulationResult &result);
+
 llvm::json::Value metricsToJSON(const SimulationResult &result,
                                 const Target &target,
                                 const SimulationOptions &options,

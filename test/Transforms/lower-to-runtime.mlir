@@ -81,3 +81,13 @@ func.func @unplaced(%x: tensor<4xf32>) -> !ho.remote<tensor<4xf32>> {
 // PIPELINE: call @ho_event_wait
 // PIPELINE: bufferization.to_tensor
 // PIPELINE: call @ho_offload_start
+
+// -----
+
+// Transfers move whole buffers: a slice of one would need its strides.
+func.func @view(%x: tensor<8xf32> {ho.offset = 0 : i64}) -> !ho.remote<tensor<4xf32>> {
+  %v = tensor.extract_slice %x[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  // expected-error @below {{moves a view of a device buffer; only whole buffers can be lowered to runtime transfers}}
+  %r = ho.offload %v : tensor<4xf32> -> !ho.remote<tensor<4xf32>>
+  return %r : !ho.remote<tensor<4xf32>>
+}

@@ -58,6 +58,31 @@ static std::string describeLevel(ArrayRef<StringRef> objectPath) {
   return "'" + llvm::join(objectPath, ".") + "'";
 }
 
+static Error applyToEveryLink(Target &target, StringRef assignment,
+                              StringRef valueText) {
+  Target updated = target;
+  bool any = false;
+  for (MemoryTier tier :
+       {MemoryTier::pool, MemoryTier::host, MemoryTier::disk}) {
+    if (!updated.getLink(tier))
+      continue;
+    any = true;
+    std::string each = ("links." + stringifyMemoryTier(tier) + "." +
+                        kBandwidthShorthand + "=" + valueText)
+                           .str();
+    if (Error error = applyTargetOverride(updated, each)) {
+      // Report it under the name the user wrote, not the per-link one.
+      std::string message = llvm::toString(std::move(error));
+      StringRef reason = StringRef(message).split("': ").second;
+      return overrideError(assignment, reason);
+    }
+  }
+  if (!any)
+    return overrideError(assignment, "the target has no links");
+  target = std::move(updated);
+  return Error::success();
+}
+
 Error ho::applyTargetOverride(Target &target, StringRef assignment) {
   auto [pathText, valueText] = assignment.split('=');
   pathText = pathText.trim();
@@ -66,6 +91,9 @@ Error ho::applyTargetOverride(Target &target, StringRef assignment) {
     return overrideError(assignment,
                          "expected 'field.path=value', e.g. "
                          "'links.pool.bandwidth_to_device_gbps=100'");
+  // links.bandwidth_gbps: both directions of every link the target has.
+  if (pathText == ("links." + kBandwidthShorthand).str())
+    return applyToEveryLink(target, assignment, valueText);
   SmallVector<StringRef> path;
   pathText.split(path, '.');
 

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace mlir::ho::cli {
 
@@ -25,6 +26,11 @@ using Action = std::function<int()>;
 /// code of a command that failed after its arguments parsed.
 int reportError(const llvm::Twine &message);
 int reportError(llvm::Error error);
+
+/// Remembers the command line the tool was run with, for reports to show.
+void setCommandLine(int argc, char **argv);
+/// That command line, each argument quoted where a shell would need it.
+std::string getCommandLine();
 
 /// A context with the dialects of the workload graphs loaded (`ho`, `func`
 /// and `tensor`) that parses what hyperoffload-opt parses: the upstream

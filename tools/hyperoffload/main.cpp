@@ -9,6 +9,8 @@
 
 #include "CompareCommand.h"
 #include "ModelCommand.h"
+#include "Support.h"
+#include "SweepCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
 
@@ -20,9 +22,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   CLI::App app("HyperOffload: plans memory offload for AI accelerators",
                "hyperoffload");
+  mlir::ho::cli::setCommandLine(argc, argv);
   mlir::ho::cli::Action action;
   mlir::ho::cli::addModelCommand(app, action);
   mlir::ho::cli::addCompareCommand(app, action);
+  mlir::ho::cli::addSweepCommand(app, action);
 
   try {
     app.parse(argc, argv);

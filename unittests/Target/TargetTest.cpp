@@ -346,6 +346,28 @@ TEST(TargetOverrides, BandwidthShorthandSetsBothDirections) {
   EXPECT_EQ(t.getLink(MemoryTier::host)->bandwidthFromDevice, 40e9);
 }
 
+TEST(TargetOverrides, EveryLinkShorthandSetsEachLinkTheTargetHas) {
+  Target t = preset("ascend910c-supernode");
+  EXPECT_EQ(errorOf(applyTargetOverride(t, "links.bandwidth_gbps=25")), "");
+  for (MemoryTier tier :
+       {MemoryTier::pool, MemoryTier::host, MemoryTier::disk}) {
+    ASSERT_NE(t.getLink(tier), nullptr);
+    EXPECT_EQ(t.getLink(tier)->bandwidthToDevice, 25e9);
+    EXPECT_EQ(t.getLink(tier)->bandwidthFromDevice, 25e9);
+  }
+  // A link the target lacks is not created.
+  Target host = preset("ascend910c-host");
+  EXPECT_EQ(errorOf(applyTargetOverride(host, "links.bandwidth_gbps=10")), "");
+  EXPECT_EQ(host.getLink(MemoryTier::pool), nullptr);
+  EXPECT_EQ(host.getLink(MemoryTier::host)->bandwidthToDevice, 10e9);
+  // A bad value is reported under the name given, and changes nothing.
+  EXPECT_EQ(errorOf(applyTargetOverride(host, "links.bandwidth_gbps=-1")),
+            "override 'links.bandwidth_gbps=-1': "
+            "links.host.bandwidth_to_device_gbps: expected a positive number, "
+            "got -1");
+  EXPECT_EQ(host.getLink(MemoryTier::host)->bandwidthToDevice, 10e9);
+}
+
 TEST(TargetOverrides, ListsApplyInOrderOrNotAtAll) {
   Target t = preset("ascend910c-supernode");
   EXPECT_EQ(errorOf(applyTargetOverrides(

@@ -80,6 +80,14 @@ struct PolicyRun {
 };
 
 struct PolicyComparison {
+  // Move-only, as its runs own their modules; saying so lets containers
+  // move it.
+  PolicyComparison() = default;
+  PolicyComparison(PolicyComparison &&) = default;
+  PolicyComparison &operator=(PolicyComparison &&) = default;
+  PolicyComparison(const PolicyComparison &) = delete;
+  PolicyComparison &operator=(const PolicyComparison &) = delete;
+
   Target target;
   /// The budget in bytes.
   int64_t budget = 0;

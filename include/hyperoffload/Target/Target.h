@@ -122,7 +122,8 @@ llvm::json::Value toJSON(const Target &target);
 /// Applies one override "field.path=value", where the path is the JSON path
 /// of the field, e.g. "device.hbm_capacity_gib=32" or
 /// "links.pool.bandwidth_to_device_gbps=100". "links.<tier>.bandwidth_gbps"
-/// sets both directions. The result is re-validated like a file; on error,
+/// sets both directions, "links.bandwidth_gbps" both directions of every
+/// link the target has. The result is re-validated like a file; on error,
 /// whose message starts with "override '<assignment>':", `target` is left
 /// unchanged.
 llvm::Error applyTargetOverride(Target &target, llvm::StringRef assignment);

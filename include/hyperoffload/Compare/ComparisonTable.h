@@ -1,0 +1,44 @@
+//===- ComparisonTable.h - A policy comparison as rows of text --*- C++ -*-===//
+//
+// The cells that the text table of `hyperoffload compare` and the table of
+// its HTML report show, formatted once so that both say the same thing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_COMPARE_COMPARISONTABLE_H
+#define HYPEROFFLOAD_COMPARE_COMPARISONTABLE_H
+
+#include "hyperoffload/Compare/PolicyComparison.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace ho {
+
+struct ComparisonTable {
+  struct Column {
+    std::string header;
+    bool alignRight = false;
+  };
+  /// "@main on ascend910c-supernode, budget 44.00 GB".
+  std::string title;
+  /// The lower bounds, in one line.
+  std::string bounds;
+  std::vector<Column> columns;
+  /// One row per run, one cell per column.
+  std::vector<std::vector<std::string>> rows;
+};
+
+/// Policy, peak, reduction, step time, slowdown, stalls, compactions, the
+/// bytes of each link direction that some run used, the gap to the time
+/// bound and whether the run fit.
+ComparisonTable tabulateComparison(const PolicyComparison &comparison);
+
+/// "+12.3%", with rounding noise shown as 0; "n/a" without a value.
+std::string formatPercent(std::optional<double> fraction);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_COMPARE_COMPARISONTABLE_H

@@ -1,0 +1,103 @@
+//===- ComparisonTable.cpp - A policy comparison as rows of text ----------===//
+
+#include "hyperoffload/Compare/ComparisonTable.h"
+
+#include "hyperoffload/Simulation/Report.h"
+#include "hyperoffload/Target/MemoryBudget.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+/// A link direction, as a column.
+struct Link {
+  MemoryTier tier;
+  Direction direction;
+};
+} // namespace
+
+/// The link directions that some run moved bytes over, in a fixed order.
+static std::vector<Link> getUsedLinks(const PolicyComparison &comparison) {
+  std::vector<Link> links;
+  for (MemoryTier tier :
+       {MemoryTier::pool, MemoryTier::host, MemoryTier::disk}) {
+    for (Direction direction : {Direction::ToDevice, Direction::FromDevice}) {
+      for (const PolicyRun &run : comparison.runs) {
+        if (run.result.getTraffic(tier, direction).transfers > 0) {
+          links.push_back({tier, direction});
+          break;
+        }
+      }
+    }
+  }
+  return links;
+}
+
+static std::string getLinkHeader(const Link &link) {
+  std::string tier = stringifyMemoryTier(link.tier).upper();
+  return link.direction == Direction::ToDevice ? tier + "->DEV"
+                                               : "DEV->" + tier;
+}
+
+std::string ho::formatPercent(std::optional<double> fraction) {
+  if (!fraction)
+    return "n/a";
+  double percent = std::abs(*fraction) < 5e-4 ? 0 : 100 * *fraction;
+  return llvm::formatv("{0}{1:f1}%", percent < 0 ? "" : "+", percent).str();
+}
+
+ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
+  ComparisonTable table;
+  const LowerBounds &bounds = comparison.bounds;
+  table.title =
+      llvm::formatv("@{0} on {1}, budget {2}", comparison.function,
+                    comparison.target.name, formatBytes(comparison.budget))
+          .str();
+  table.bounds =
+      llvm::formatv("lower bounds: memory {0}{1}, time {2} (compute {3})",
+                    formatBytes(bounds.memoryBytes),
+                    bounds.fitsBudget() ? ""
+                                        : " (over the budget: nothing fits)",
+                    formatSeconds(bounds.getTimeSeconds()),
+                    formatSeconds(bounds.computeSeconds))
+          .str();
+
+  table.columns = {{"POLICY"},         {"PEAK", true},
+                   {"VS NONE", true},  {"STEP TIME", true},
+                   {"SLOWDOWN", true}, {"STALL TIME", true},
+                   {"STALLS", true},   {"COMPACTIONS", true}};
+  std::vector<Link> links = getUsedLinks(comparison);
+  for (const Link &link : links)
+    table.columns.push_back({getLinkHeader(link), true});
+  table.columns.push_back({"GAP TO BOUND", true});
+  table.columns.push_back({"FITS"});
+
+  for (const PolicyRun &run : comparison.runs) {
+    const SimulationResult &result = run.result;
+    std::optional<double> reduction = comparison.getPeakReduction(run);
+    std::optional<double> slowdown = comparison.getSlowdown(run);
+    std::vector<std::string> row = {
+        stringifyComparedPolicy(run.policy).str(),
+        formatBytes(result.peakFootprintBytes),
+        formatPercent(reduction ? std::optional<double>(-*reduction)
+                                : std::nullopt),
+        formatSeconds(result.stepTime),
+        slowdown ? llvm::formatv("{0:f2}x", *slowdown).str() : "n/a",
+        formatSeconds(result.stallTime),
+        std::to_string(result.stallCount),
+        llvm::formatv("{0} ({1})", result.compactions,
+                      formatSeconds(result.compactionTime))
+            .str()};
+    for (const Link &link : links)
+      row.push_back(
+          formatBytes(result.getTraffic(link.tier, link.direction).bytes));
+    row.push_back(formatPercent(comparison.getGap(run)));
+    row.push_back(comparison.fits(run) ? "yes" : "no");
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}

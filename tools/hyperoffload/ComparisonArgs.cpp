@@ -1,0 +1,166 @@
+//===- ComparisonArgs.cpp - What `compare` and `sweep` run on -------------===//
+
+#include "ComparisonArgs.h"
+
+#include "hyperoffload/Target/MemoryBudget.h"
+#include "hyperoffload/Target/Target.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace mlir;
+using namespace mlir::ho;
+using namespace mlir::ho::cli;
+
+ComparisonArgs::ComparisonArgs() : hw(getTargetPresetNames().front().str()) {}
+
+static std::vector<std::string> getPolicyNames() {
+  std::vector<std::string> names;
+  for (ComparedPolicy policy : getComparedPolicies())
+    names.push_back(stringifyComparedPolicy(policy).str());
+  return names;
+}
+
+/// Accepts a preset name or a readable target file.
+static CLI::Validator targetValidator() {
+  auto check = [](std::string &text) -> std::string {
+    llvm::Expected<Target> target = loadTarget(text);
+    return target ? "" : llvm::toString(target.takeError());
+  };
+  return CLI::Validator(check, "");
+}
+
+void ComparisonArgs::addTo(CLI::App &command) {
+  const char *input = "Input (one of)";
+  fileOption =
+      command.add_option("FILE", file, "An MLIR file with one function")
+          ->check(CLI::Validator(CLI::ExistingFile).description(""))
+          ->type_name("")
+          ->group(input);
+  modelOption = command
+                    .add_option("--model", model,
+                                "A model that `hyperoffload model list` shows")
+                    ->type_name("NAME")
+                    ->excludes(fileOption)
+                    ->group(input);
+  scenarioOption =
+      command
+          .add_option("--scenario", scenario,
+                      "A named scenario (see `model list`); the workload "
+                      "options override its settings")
+          ->type_name("NAME")
+          ->check(CLI::IsMember(getScenarioNames()).description(""))
+          ->excludes(fileOption)
+          ->excludes(modelOption)
+          ->group(input);
+
+  command
+      .add_option("--hw", hw,
+                  "Hardware: a preset (" +
+                      llvm::join(getTargetPresetNames(), ", ") +
+                      ") or a JSON file")
+      ->type_name("PRESET|FILE")
+      ->check(targetValidator())
+      ->capture_default_str();
+  command
+      .add_option("--hw-set", hwOverrides,
+                  "Override a hardware field: links.host.bandwidth_gbps=25")
+      ->type_name("FIELD=VALUE");
+  command
+      .add_option("--budget", budget,
+                  "Device memory every policy must fit in: 44GB, 48GiB, a "
+                  "fraction of the HBM capacity (0.75) or a percentage (75%)")
+      ->type_name("SIZE")
+      ->required();
+  command
+      .add_option("--policies", policies,
+                  "The policies to run, in order (default: all of them)")
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->check(CLI::IsMember(getPolicyNames()));
+  flags.addTo(command);
+}
+
+void ComparisonArgs::check() const {
+  if (fileOption->count() == 0 && modelOption->count() == 0 &&
+      scenarioOption->count() == 0)
+    throw CLI::RequiredError("FILE, --model or --scenario");
+  if (fileOption->count() > 0)
+    if (const CLI::Option *given = flags.getFirstGiven())
+      throw CLI::ValidationError(given->get_name(),
+                                 "applies to --model or --scenario, not to "
+                                 "an input FILE");
+  llvm::Expected<Target> target = loadTarget(hw);
+  if (!target) // The validator of --hw has accepted it.
+    throw CLI::ValidationError("--hw", llvm::toString(target.takeError()));
+  for (const std::string &assignment : hwOverrides)
+    if (llvm::Error error = applyTargetOverride(*target, assignment))
+      throw CLI::ValidationError("--hw-set", llvm::toString(std::move(error)));
+  llvm::Expected<int64_t> bytes =
+      parseMemoryBudget(budget, target->device.hbmCapacity);
+  if (!bytes)
+    throw CLI::ValidationError("--budget", llvm::toString(bytes.takeError()));
+}
+
+ComparisonOptions ComparisonArgs::getOptions() const {
+  ComparisonOptions options;
+  options.hw = hw;
+  options.hwOverrides = hwOverrides;
+  options.budget = budget;
+  for (const std::string &name : policies)
+    options.policies.push_back(*parseComparedPolicy(name));
+  return options;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+ComparisonArgs::loadInput(MLIRContext &context,
+                          llvm::SourceMgr &sourceMgr) const {
+  if (!file.empty()) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(file, sourceMgr, &context);
+    if (!module)
+      return failure();
+    return module;
+  }
+  llvm::Expected<workloads::WorkloadOptions> options =
+      flags.resolve(model, scenario);
+  if (!options) {
+    reportError(options.takeError());
+    return failure();
+  }
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      workloads::buildWorkload(context, *options);
+  if (!module) {
+    reportError(module.takeError());
+    return failure();
+  }
+  return std::move(*module);
+}
+
+ComparisonDiagnostics::ComparisonDiagnostics(MLIRContext &context)
+    : printErrors(sourceMgr, &context),
+      dropWarnings(&context, [](Diagnostic &diag) {
+        return success(diag.getSeverity() != DiagnosticSeverity::Error);
+      }) {}
+
+std::unique_ptr<llvm::ToolOutputFile> cli::openOutput(llvm::StringRef path) {
+  std::string message;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &message);
+  if (!file)
+    reportError(message);
+  return file;
+}
+
+int cli::keepOutput(llvm::ToolOutputFile &file) {
+  file.os().flush();
+  if (std::error_code error = file.os().error()) {
+    file.os().clear_error();
+    return reportError("cannot write '" + file.getFilename() +
+                       "': " + error.message());
+  }
+  file.keep();
+  return 0;
+}

@@ -1,0 +1,90 @@
+//===- ComparisonArgs.h - What `compare` and `sweep` run on -----*- C++ -*-===//
+//
+// The options that choose the graph (a file, a model or a scenario, with
+// workload options), the hardware, the budget and the policies, shared by
+// the commands that compare policies; and the output files they write.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_COMPARISONARGS_H
+#define HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_COMPARISONARGS_H
+
+#include "Support.h"
+#include "WorkloadFlags.h"
+
+#include "hyperoffload/Compare/PolicyComparison.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+class Option;
+} // namespace CLI
+
+namespace mlir::ho::cli {
+
+class ComparisonArgs {
+public:
+  // The input: a file, a model or a scenario.
+  std::string file;
+  std::string model;
+  std::string scenario;
+  WorkloadFlags flags;
+  // Where and how to run it.
+  std::string hw;
+  std::vector<std::string> hwOverrides;
+  std::string budget;
+  std::vector<std::string> policies;
+
+  ComparisonArgs();
+
+  /// Adds the input, hardware, budget and policy options to `command`.
+  void addTo(CLI::App &command);
+  /// Checks what CLI11 cannot check alone: that there is an input, that the
+  /// workload options go with a model, and the overrides and the budget
+  /// against the target. Throws the CLI11 error to report.
+  void check() const;
+
+  ComparisonOptions getOptions() const;
+
+  /// The graph: the file parsed (diagnostics go to the handler of
+  /// `sourceMgr`), or the model or scenario built.
+  FailureOr<OwningOpRef<ModuleOp>> loadInput(MLIRContext &context,
+                                             llvm::SourceMgr &sourceMgr) const;
+
+private:
+  CLI::Option *fileOption = nullptr;
+  CLI::Option *modelOption = nullptr;
+  CLI::Option *scenarioOption = nullptr;
+};
+
+/// How a comparison reports problems: parser, pass and simulator errors
+/// with the source line when they point into a file, and without the
+/// planners' warnings that a baseline misses the budget (the FITS column
+/// says so).
+class ComparisonDiagnostics {
+public:
+  explicit ComparisonDiagnostics(MLIRContext &context);
+  llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
+
+private:
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler printErrors;
+  ScopedDiagnosticHandler dropWarnings;
+};
+
+/// Opens `path` for writing ("-" is stdout), or reports why it cannot.
+std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path);
+/// Flushes `file` and keeps it; returns 0, or 1 after reporting why it
+/// could not be written.
+int keepOutput(llvm::ToolOutputFile &file);
+
+} // namespace mlir::ho::cli
+
+#endif // HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_COMPARISONARGS_H

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages HyperOffload builds and tests with.
 # Idempotent: prints nothing and changes nothing when all are present.
+#
+#   utils/install-deps.sh            # what the build needs
+#   utils/install-deps.sh --browser  # and Chromium, for the HTML render test
 set -euo pipefail
 
 packages=(
@@ -8,6 +11,9 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libfmt-dev libcli11-dev libgtest-dev libbenchmark-dev
 )
+if [ "${1:-}" = "--browser" ]; then
+  packages+=(chromium)
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do

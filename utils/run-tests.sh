@@ -7,6 +7,9 @@ build_dir=${1:-build}
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
 
+# The HTML render test draws the reports in headless Chromium.
+"$(dirname "$0")/install-deps.sh" --browser
+
 echo "== lit (check-hyperoffload)"
 cmake --build "$build_dir" --target check-hyperoffload 2>&1 | tee "$log_dir/lit.log"
 lit_status=${PIPESTATUS[0]}

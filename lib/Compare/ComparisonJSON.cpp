@@ -50,6 +50,7 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
       {"function", comparison.function},
       {"target", comparison.target.name},
       {"budget_bytes", comparison.budget},
+      {"kv_cache_bytes", comparison.kvCacheBytes},
       {"lower_bounds",
        llvm::json::Object{
            {"memory_bytes", bounds.memoryBytes},

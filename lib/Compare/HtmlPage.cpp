@@ -48,6 +48,7 @@ window.addEventListener('load', () => {
     }
     const size = plot.getBoundingClientRect();
     plots[plot.dataset.plot] = {marks: marks.length, drawn,
+                                hot: plot.querySelectorAll('.mark.hot').length,
                                 width: Math.round(size.width),
                                 height: Math.round(size.height)};
   }

@@ -2,6 +2,8 @@
 
 #include "hyperoffload/Compare/PolicyComparison.h"
 
+#include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Interfaces/CostOpInterface.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 #include "hyperoffload/Transforms/Passes.h"
 
@@ -254,6 +256,17 @@ FailureOr<PolicyRun> Comparer::run(ModuleOp module, ComparedPolicy policy,
   return run;
 }
 
+static int64_t getKVCacheBytes(FunctionOpInterface function) {
+  int64_t bytes = 0;
+  for (BlockArgument arg : function.getArguments()) {
+    auto role = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      kRoleAttrName);
+    if (role && role.getValue() == "kv_cache")
+      bytes += getTensorSizeInBytes(arg.getType()).value_or(0);
+  }
+  return bytes;
+}
+
 FailureOr<PolicyComparison>
 ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
   PolicyComparison comparison;
@@ -264,6 +277,7 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
   if (failed(function))
     return failure();
   comparison.function = function->getName().str();
+  comparison.kvCacheBytes = getKVCacheBytes(*function);
   comparison.bounds = computeLowerBounds(function->getFunctionBody().front(),
                                          comparison.target, comparison.budget);
 

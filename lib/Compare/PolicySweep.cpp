@@ -60,7 +60,8 @@ llvm::Expected<SweepAxis> ho::parseSweepAxis(StringRef text) {
     if (count > kMaxSweepPoints)
       return axisError(text, llvm::formatv("{0} points; at most {1} are "
                                            "allowed",
-                                           count, kMaxSweepPoints));
+                                           static_cast<int64_t>(count),
+                                           kMaxSweepPoints));
     for (size_t i = 0; i < count; ++i)
       axis.values.push_back(roundToPrintable(*lo + i * *step));
     return axis;
@@ -161,7 +162,7 @@ llvm::json::Value ho::sweepToJSON(const PolicySweep &sweep) {
     points.push_back(
         llvm::json::Object{{"value", point.value},
                            {"comparison", comparisonToJSON(point.comparison)}});
-  return llvm::json::Object{{"schema_version", kComparisonSchemaVersion},
+  return llvm::json::Object{{"version", kComparisonSchemaVersion},
                             {"field", sweep.axis.field},
                             {"points", std::move(points)}};
 }

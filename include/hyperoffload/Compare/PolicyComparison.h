@@ -93,6 +93,9 @@ struct PolicyComparison {
   int64_t budget = 0;
   /// The function compared (the only one with a body).
   std::string function;
+  /// The bytes of its KV-cache arguments (role "kv_cache"): the share of
+  /// memory the paper's headline tracks.
+  int64_t kvCacheBytes = 0;
   /// The lower bounds of the input function at the budget: every run is
   /// measured against the graph it was planned from.
   LowerBounds bounds;

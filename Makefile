@@ -10,7 +10,7 @@ ifneq ($(CCACHE),)
 CMAKE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 endif
 
-.PHONY: all deps configure build demo check bench format docs clean
+.PHONY: all deps configure build demo check bench results format docs clean
 
 all: build
 
@@ -32,6 +32,10 @@ check: build
 
 bench: build
 	@$(BUILD_DIR)/bin/hyperoffload-bench
+
+results: build
+	@utils/results.py $(BUILD_DIR) --write
+	@echo "docs/Results.md regenerated"
 
 format: deps
 	@utils/format.sh

@@ -317,6 +317,12 @@ void PlanOffloadPass::runOnOperation() {
   }
 }
 
+/// How many times delayPrematurePrefetches simulates at most. A plan that
+/// offloads after every use (naive) can drop one gap per layer and round
+/// until its gaps are long enough: a dozen rounds on DeepSeek-V3 at long
+/// contexts.
+static constexpr unsigned kMaxPrefetchRounds = 16;
+
 void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
                                                const Target &target,
                                                int64_t budget) {
@@ -326,11 +332,16 @@ void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
   // (at the latest right before its await); that only shortens how long it
   // holds memory. When even the await comes too early, the gap is not
   // offloaded after all.
+  //
+  // Moving some prefetches delays other stores, so a prefetch can be early
+  // again; then it goes right before its await, and if that is still
+  // early, its gap is dropped.
   SimulationOptions simulation;
   simulation.allocator = AllocatorKind::Ideal;
   simulation.budget = budget;
   simulation.recordTimeline = false;
-  for (unsigned attempt = 0; attempt < 4; ++attempt) {
+  llvm::DenseSet<Operation *> delayedBefore;
+  for (unsigned attempt = 0; attempt < kMaxPrefetchRounds; ++attempt) {
     FailureOr<SimulationResult> result =
         simulate(function.getBody().front(), target, simulation);
     if (failed(result) || result->prematurePrefetches.empty())
@@ -339,6 +350,7 @@ void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
       auto prefetch = cast<PrefetchOp>(premature.prefetch);
       Operation *await = *prefetch.getResult().getUsers().begin();
       Operation *target = await;
+      bool again = !delayedBefore.insert(prefetch).second;
       for (Operation *op = prefetch->getNextNode(); op && op != await;
            op = op->getNextNode()) {
         auto issued = result->issueTimes.find(op);
@@ -349,7 +361,7 @@ void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
         }
       }
       if (target != await) {
-        prefetch->moveBefore(target);
+        prefetch->moveBefore(again ? await : target);
         continue;
       }
       // The next use comes before the store can complete: keep the data on
@@ -452,9 +464,11 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
     const FittedPlan &fitted) {
   // When the links cannot hide what must move, placing whole groups at
   // once can keep a link busier than timing gaps one by one: all saved
-  // activations out and back (pt2), or whole layers of weights a few layers
-  // ahead (window). The simulator decides: such a placement that fits the
-  // budget and is faster replaces the plan.
+  // activations out and back (pt2), whole layers of weights a few layers
+  // ahead (window), every KV cache and optimizer state (naive), or every
+  // long gap (distance). The simulator decides: such a placement that fits
+  // the budget and is faster replaces the plan, so the plan is never worse
+  // than a compiled baseline on its static memory plan.
   OffloadPlan plan = fitted.plan;
   // Fitting the plan may have run its trial already.
   std::optional<PlanScore> best =
@@ -467,7 +481,7 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
     return plan;
   auto consider = [&](const PlannerOptions &alternative) {
     OffloadPlan other = fitPlanToBudget(function, target, alternative).plan;
-    if (other.gaps.empty())
+    if (other.isEmpty())
       return;
     std::optional<PlanScore> score = scoreTrial(
         runTrial(function, target, options.budget, other), options.budget);
@@ -477,8 +491,11 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
     }
   };
   PlannerOptions alternative = options;
-  alternative.policy = OffloadPolicy::PT2;
-  consider(alternative);
+  for (OffloadPolicy policy :
+       {OffloadPolicy::PT2, OffloadPolicy::Naive, OffloadPolicy::Distance}) {
+    alternative.policy = policy;
+    consider(alternative);
+  }
   alternative.policy = OffloadPolicy::Window;
   for (unsigned layers : {1u, 2u, 3u}) {
     alternative.windowLayers = layers;
@@ -494,7 +511,7 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
   auto fits = [&](unsigned residentLayers) {
     alternative.windowResidentLayers = residentLayers;
     OffloadPlan other = fitPlanToBudget(function, target, alternative).plan;
-    return !other.gaps.empty() &&
+    return !other.isEmpty() &&
            scoreTrial(runTrial(function, target, options.budget, other),
                       options.budget);
   };

@@ -63,6 +63,9 @@ struct OffloadPlan {
   /// where it is (a program point of the unplanned body).
   int64_t estimatedPeak = 0;
   unsigned estimatedPeakPoint = 0;
+
+  /// Whether the plan moves nothing.
+  bool isEmpty() const { return remoteArguments.empty() && gaps.empty(); }
 };
 
 enum class OffloadPolicy {

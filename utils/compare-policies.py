@@ -85,9 +85,10 @@ def score(opt, graph, policy, hw, budget, allocator=None):
             runtime = policy in ("naive", "window")
             allocator = "dynamic" if runtime else "static"
         if allocator == "static":
-            # No budget here: a baseline that ignores it gets its offsets
-            # anyway, and the report says that it does not fit.
-            planned = run(opt, "-", f"--ho-assign-offsets=hw={hw}",
+            # A plan that misses the budget gets its offsets anyway, and
+            # the report says that it does not fit.
+            planned = run(opt, "-",
+                          f"--ho-assign-offsets={common} allow-over-budget=true",
                           stdin=planned)
         report = run(opt, "-", f"--ho-report={common} allocator={allocator}",
                      "-o", "/dev/null", stdin=planned)

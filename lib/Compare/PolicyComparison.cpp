@@ -125,17 +125,14 @@ static SimulationOptions getSimulationOptions(ComparedPolicy policy,
   return options;
 }
 
-/// A pass's options with the comparison's hardware, and its budget when
-/// `withBudget`.
+/// A pass's options with the comparison's hardware and budget.
 template <typename PassOptions>
-static PassOptions getPassOptions(const ComparisonOptions &options,
-                                  bool withBudget = true) {
+static PassOptions getPassOptions(const ComparisonOptions &options) {
   PassOptions passOptions;
   passOptions.hw = options.hw;
   passOptions.hwOverrides.assign(options.hwOverrides.begin(),
                                  options.hwOverrides.end());
-  if (withBudget)
-    passOptions.budget = options.budget;
+  passOptions.budget = options.budget;
   return passOptions;
 }
 
@@ -158,11 +155,14 @@ static LogicalResult plan(ModuleOp module, ComparedPolicy policy,
     hideStalls.lowerPeak = false;
     pm.addPass(createRefineOrder(hideStalls));
   }
-  // No budget: a baseline that ignores it still gets its offsets, and the
-  // simulation says that it does not fit.
-  if (getSimulationOptions(policy, 0).allocator == AllocatorKind::Static)
-    pm.addPass(createAssignOffsets(
-        getPassOptions<AssignOffsetsOptions>(options, /*withBudget=*/false)));
+  // With the budget, as the pipeline does, so that the layout is searched
+  // harder when the first one exceeds it; a plan that misses the budget
+  // still gets its offsets, and the simulation says that it does not fit.
+  if (getSimulationOptions(policy, 0).allocator == AllocatorKind::Static) {
+    auto offsets = getPassOptions<AssignOffsetsOptions>(options);
+    offsets.allowOverBudget = true;
+    pm.addPass(createAssignOffsets(offsets));
+  }
   return pm.run(module);
 }
 

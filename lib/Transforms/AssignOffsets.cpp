@@ -112,11 +112,11 @@ static double getFragmentationPercent(const OffsetAssignment &plan) {
          plan.getPeakLiveBytes();
 }
 
-static void emitOverBudgetError(FunctionOpInterface function,
-                                const OffsetAssignment &plan,
-                                int64_t budgetBytes) {
+static void emitOverBudget(FunctionOpInterface function,
+                           const OffsetAssignment &plan, int64_t budgetBytes,
+                           DiagnosticSeverity severity) {
   InFlightDiagnostic diag =
-      emitError(function.getLoc())
+      function.getContext()->getDiagEngine().emit(function.getLoc(), severity)
       << "the static memory plan of @" << function.getName() << " needs "
       << plan.getArenaSize() << " bytes, over the budget of " << budgetBytes
       << " bytes; ";
@@ -148,8 +148,11 @@ AssignOffsetsPass::planFunction(FunctionOpInterface function,
   BufferLiveness liveness(body, target.device.allocationGranularity);
   OffsetAssignment plan = assignOffsets(liveness, *run, budgetBytes);
   if (budgetBytes && plan.getArenaSize() > *budgetBytes) {
-    emitOverBudgetError(function, plan, *budgetBytes);
-    return failure();
+    emitOverBudget(function, plan, *budgetBytes,
+                   allowOverBudget ? DiagnosticSeverity::Warning
+                                   : DiagnosticSeverity::Error);
+    if (!allowOverBudget)
+      return failure();
   }
 
   writeOpOffsets(body, liveness, plan);

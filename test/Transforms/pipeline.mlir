@@ -10,7 +10,7 @@
 // PASSES: ho-refine-order{budget=1GB hide-stalls=false {{.*}}lower-peak=true
 // PASSES-NEXT: ho-plan-offload{budget=1GB {{.*}}policy=pt2
 // PASSES-NEXT: ho-refine-order{budget=1GB hide-stalls=true {{.*}}lower-peak=false
-// PASSES-NEXT: ho-assign-offsets{budget=1GB
+// PASSES-NEXT: ho-assign-offsets{allow-over-budget=false budget=1GB
 // PASSES-NEXT: ho-verify-schedule{budget=1GB
 
 // CHECK-LABEL: func.func @kv_cache

@@ -4,6 +4,7 @@
 #include "CompareTable.h"
 #include "ComparisonArgs.h"
 
+#include "hyperoffload/Compare/ComparisonTable.h"
 #include "hyperoffload/Compare/HtmlReport.h"
 #include "hyperoffload/Compare/PolicyComparison.h"
 #include "hyperoffload/Simulation/Report.h"
@@ -66,8 +67,8 @@ static int writeTraces(llvm::StringRef dir,
         writeChromeTraceEvents(json, run.result, /*pid=*/1);
       });
     });
-    file->os() << "\n";
-    if (int code = keepOutput(*file))
+    if (int code =
+            writeOutput(*file, [](llvm::raw_ostream &os) { os << "\n"; }))
       return code;
   }
   return 0;
@@ -102,16 +103,16 @@ static int runCompare(const CompareArgs &args) {
   // `--json -` puts the JSON on stdout instead of the table.
   bool jsonOnStdout = args.jsonFile == "-";
   if (!jsonOnStdout)
-    printComparison(stdout, *comparison);
-  if (jsonFile) {
-    jsonFile->os() << llvm::formatv("{0:2}", comparisonToJSON(*comparison))
-                   << "\n";
-    if (int code = keepOutput(*jsonFile))
+    printComparisonTable(stdout, tabulateComparison(*comparison));
+  if (jsonFile)
+    if (int code = writeOutput(*jsonFile, [&](llvm::raw_ostream &os) {
+          os << llvm::formatv("{0:2}", comparisonToJSON(*comparison)) << "\n";
+        }))
       return code;
-  }
   if (htmlFile) {
-    writeComparisonHtml(htmlFile->os(), *comparison, args.commandLine);
-    if (int code = keepOutput(*htmlFile))
+    if (int code = writeOutput(*htmlFile, [&](llvm::raw_ostream &os) {
+          writeComparisonHtml(os, *comparison, args.commandLine);
+        }))
       return code;
     if (!jsonOnStdout)
       fmt::print("\nHTML report: {}\n", args.htmlFile);

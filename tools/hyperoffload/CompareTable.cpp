@@ -1,4 +1,4 @@
-//===- CompareTable.cpp - A policy comparison as a text table -------------===//
+//===- CompareTable.cpp - Comparisons as text tables ----------------------===//
 
 #include "CompareTable.h"
 #include "Table.h"
@@ -11,15 +11,14 @@ using namespace mlir;
 using namespace mlir::ho;
 using namespace mlir::ho::cli;
 
-void cli::printComparison(std::FILE *out, const PolicyComparison &comparison) {
-  ComparisonTable cells = tabulateComparison(comparison);
+void cli::printComparisonTable(std::FILE *out, const ComparisonTable &cells) {
   fmt::print(out, "{}\n{}\n\n", cells.title, cells.bounds);
   std::vector<Table::Column> columns;
   for (const ComparisonTable::Column &column : cells.columns)
     columns.push_back({column.header, column.alignRight ? Table::Align::Right
                                                         : Table::Align::Left});
   Table table(std::move(columns));
-  for (std::vector<std::string> &row : cells.rows)
-    table.addRow(std::move(row));
+  for (const std::vector<std::string> &row : cells.rows)
+    table.addRow(row);
   table.print(out);
 }

@@ -1,8 +1,7 @@
-//===- CompareTable.h - A policy comparison as a text table -----*- C++ -*-===//
+//===- CompareTable.h - Comparisons as text tables --------------*- C++ -*-===//
 //
-// One row per policy: peak device memory and its change against no
-// offload, step time and slowdown, stalls, compactions, bytes moved per link
-// direction, the gap to the time lower bound and whether the run fit.
+// The cells of a comparison (one row per policy) or of a sweep (one row per
+// point), as ComparisonTable formats them, printed as an aligned table.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,13 +11,13 @@
 #include <cstdio>
 
 namespace mlir::ho {
-struct PolicyComparison;
+struct ComparisonTable;
 } // namespace mlir::ho
 
 namespace mlir::ho::cli {
 
-/// Prints what was compared, the lower bounds and the table to `out`.
-void printComparison(std::FILE *out, const PolicyComparison &comparison);
+/// Prints the table's title, its bounds line and its rows to `out`.
+void printComparisonTable(std::FILE *out, const ComparisonTable &cells);
 
 } // namespace mlir::ho::cli
 

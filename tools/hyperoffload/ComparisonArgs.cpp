@@ -154,7 +154,9 @@ std::unique_ptr<llvm::ToolOutputFile> cli::openOutput(llvm::StringRef path) {
   return file;
 }
 
-int cli::keepOutput(llvm::ToolOutputFile &file) {
+int cli::writeOutput(llvm::ToolOutputFile &file,
+                     llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  write(file.os());
   file.os().flush();
   if (std::error_code error = file.os().error()) {
     file.os().clear_error();

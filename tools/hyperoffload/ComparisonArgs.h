@@ -81,9 +81,10 @@ private:
 
 /// Opens `path` for writing ("-" is stdout), or reports why it cannot.
 std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path);
-/// Flushes `file` and keeps it; returns 0, or 1 after reporting why it
-/// could not be written.
-int keepOutput(llvm::ToolOutputFile &file);
+/// Writes into `file` with `write`, flushes and keeps it; returns 0, or 1
+/// after reporting why it could not be written.
+int writeOutput(llvm::ToolOutputFile &file,
+                llvm::function_ref<void(llvm::raw_ostream &)> write);
 
 } // namespace mlir::ho::cli
 

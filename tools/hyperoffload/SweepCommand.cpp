@@ -1,8 +1,8 @@
 //===- SweepCommand.cpp - `hyperoffload sweep` ----------------------------===//
 
 #include "SweepCommand.h"
+#include "CompareTable.h"
 #include "ComparisonArgs.h"
-#include "Table.h"
 
 #include "hyperoffload/Compare/PolicySweep.h"
 
@@ -47,19 +47,6 @@ static void drawProgress(const SweepAxis &axis, size_t done, size_t total) {
   std::fflush(stderr);
 }
 
-static void printSweep(const PolicySweep &sweep) {
-  ComparisonTable cells = tabulateSweep(sweep);
-  fmt::print("{}\n{}\n\n", cells.title, cells.bounds);
-  std::vector<Table::Column> columns;
-  for (const ComparisonTable::Column &column : cells.columns)
-    columns.push_back({column.header, column.alignRight ? Table::Align::Right
-                                                        : Table::Align::Left});
-  Table table(std::move(columns));
-  for (std::vector<std::string> &row : cells.rows)
-    table.addRow(std::move(row));
-  table.print(stdout);
-}
-
 static int runSweep(const SweepArgs &args) {
   std::unique_ptr<llvm::ToolOutputFile> csvFile, jsonFile, htmlFile;
   if (!args.csvFile.empty() && !(csvFile = openOutput(args.csvFile)))
@@ -97,20 +84,21 @@ static int runSweep(const SweepArgs &args) {
   bool tableOnStdout =
       args.csvFile != "-" && args.jsonFile != "-" && args.htmlFile != "-";
   if (tableOnStdout)
-    printSweep(*sweep);
-  if (csvFile) {
-    writeSweepCSV(csvFile->os(), *sweep);
-    if (int code = keepOutput(*csvFile))
+    printComparisonTable(stdout, tabulateSweep(*sweep));
+  if (csvFile)
+    if (int code = writeOutput(*csvFile, [&](llvm::raw_ostream &os) {
+          writeSweepCSV(os, *sweep);
+        }))
       return code;
-  }
-  if (jsonFile) {
-    jsonFile->os() << llvm::formatv("{0:2}", sweepToJSON(*sweep)) << "\n";
-    if (int code = keepOutput(*jsonFile))
+  if (jsonFile)
+    if (int code = writeOutput(*jsonFile, [&](llvm::raw_ostream &os) {
+          os << llvm::formatv("{0:2}", sweepToJSON(*sweep)) << "\n";
+        }))
       return code;
-  }
   if (htmlFile) {
-    writeSweepHtml(htmlFile->os(), *sweep, args.commandLine);
-    if (int code = keepOutput(*htmlFile))
+    if (int code = writeOutput(*htmlFile, [&](llvm::raw_ostream &os) {
+          writeSweepHtml(os, *sweep, args.commandLine);
+        }))
       return code;
     if (tableOnStdout)
       fmt::print("\nHTML report: {}\n", args.htmlFile);

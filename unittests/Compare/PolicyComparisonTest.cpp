@@ -2,33 +2,15 @@
 
 #include "hyperoffload/Compare/PolicyComparison.h"
 
-#include "hyperoffload/Dialect/HO/HOOps.h"
-#include "hyperoffload/Workloads/Workloads.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/MLIRContext.h"
-#include "gtest/gtest.h"
+#include "TinyWorkload.h"
 
 using namespace mlir;
 using namespace mlir::ho;
 
 namespace {
-class PolicyComparisonTest : public ::testing::Test {
+class PolicyComparisonTest : public TinyWorkloadTest {
 protected:
-  PolicyComparisonTest() {
-    context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
-    workloads::WorkloadOptions options;
-    options.model = "llama3-tiny";
-    llvm::Expected<OwningOpRef<ModuleOp>> built =
-        workloads::buildWorkload(context, options);
-    EXPECT_TRUE(static_cast<bool>(built));
-    if (built)
-      module = std::move(*built);
-  }
-
-  /// Compares `policies` at a 5 MB budget, where LLaMA3-tiny decode (7.6 MB
-  /// without offload) must offload.
+  /// Compares `policies` at a 5 MB budget.
   PolicyComparison compare(std::vector<ComparedPolicy> policies = {}) {
     ComparisonOptions options;
     options.budget = "5MB";
@@ -37,9 +19,6 @@ protected:
     EXPECT_TRUE(succeeded(comparison));
     return std::move(*comparison);
   }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
 };
 } // namespace
 

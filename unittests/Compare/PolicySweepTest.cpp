@@ -2,14 +2,9 @@
 
 #include "hyperoffload/Compare/PolicySweep.h"
 
-#include "hyperoffload/Dialect/HO/HOOps.h"
-#include "hyperoffload/Workloads/Workloads.h"
+#include "TinyWorkload.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -62,22 +57,7 @@ TEST(SweepAxis, BadAxesSayWhatIsWrong) {
 }
 
 namespace {
-class PolicySweepTest : public ::testing::Test {
-protected:
-  PolicySweepTest() {
-    context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
-    workloads::WorkloadOptions options;
-    options.model = "llama3-tiny";
-    llvm::Expected<OwningOpRef<ModuleOp>> built =
-        workloads::buildWorkload(context, options);
-    EXPECT_TRUE(static_cast<bool>(built));
-    if (built)
-      module = std::move(*built);
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
+using PolicySweepTest = TinyWorkloadTest;
 } // namespace
 
 TEST_F(PolicySweepTest, ReplansAtEveryPointAndSlowsAsBandwidthShrinks) {

@@ -45,8 +45,21 @@ std::optional<double> LinkTimeline::findLatest(double deadline, double duration,
 void LinkTimeline::reserve(double start, double end) {
   if (end <= start)
     return;
-  busy[start] = end;
   busyTime += end - start;
+  // Keep touching intervals merged: a saturated link is then one interval,
+  // not one per transfer, and the searches above skip it in one step.
+  auto next = busy.lower_bound(start);
+  auto merged = next;
+  if (next != busy.begin() && std::prev(next)->second >= start) {
+    merged = std::prev(next);
+    merged->second = std::max(merged->second, end);
+  } else {
+    merged = busy.emplace_hint(next, start, end);
+  }
+  for (auto after = std::next(merged);
+       after != busy.end() && after->first <= merged->second;
+       after = busy.erase(after))
+    merged->second = std::max(merged->second, after->second);
 }
 
 //===----------------------------------------------------------------------===//

@@ -33,7 +33,7 @@ public:
   double getBusyTime() const { return busyTime; }
 
 private:
-  /// Start -> end, disjoint.
+  /// Start -> end, disjoint and not touching.
   std::map<double, double> busy;
   double busyTime = 0;
 };

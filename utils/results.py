@@ -314,6 +314,31 @@ listed with the compactions.
 
 {every_policy}
 
+Why the numbers look this way:
+
+- **Paging the KV cache** never fragments and never compacts, but it moves
+  only KV blocks, on demand: it cannot fit training at all (no KV cache),
+  and on a decode step every block swapped out must come back before the
+  next layer's attention, with compute waiting each time. Where weights
+  and activations nearly fill the budget by themselves, its blocks thrash.
+- **Reactive runtimes compact**: a best-fit allocator under pressure fails
+  requests that would fit in total, and compacting blocks compute. Every
+  compiled plan runs on its static memory plan, with no compaction by
+  construction.
+- **DeepSeek-V3 decode** with 3 sequences routes tokens to only a few of
+  each device's experts: the plan keeps the idle experts' weights in the
+  tier without moving them, which costs nothing, where offloading the KV
+  cache (the paper's headline, `naive`'s choice) must bring it back every
+  step.
+- **LLaMA3-8B decode at 128k** is bandwidth-bound: the weights and the KV
+  cache exceed the budget, and what does not fit must come back every step.
+  The plan keeps the leading layers' weights resident and streams the rest
+  over every link the target has; it moves more than the bound counts,
+  since fetches need room to land while the weights in use are still live.
+- **LLaMA3-8B training on a slow host link** must store saved activations
+  during the forward pass, when the device-to-host link is the bottleneck,
+  and write the updated optimizer states back at the end of the step.
+
 ## Table 3 analogue: the KV cache's share and the peak reduction
 
 DeepSeek-V3 + NSA decode (3 sequences, one device of EP-16 x TP-8) on

@@ -129,6 +129,10 @@ private:
                                  bool allowStalls);
 
   std::optional<Choice> choose(unsigned peak, bool allowStalls);
+  /// Among the decisions whose store lands after `peak`, inside their gap,
+  /// makes compute wait at the peak for the one that frees the most bytes
+  /// per second of waiting; false when there is none.
+  bool waitForCommittedStore(unsigned peak, SmallVector<Decision> &decisions);
   /// Records where each candidate's window may lie, so that `choose` times
   /// only the candidates that may relieve the peak.
   void indexCoverage();
@@ -273,6 +277,29 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
   return best;
 }
 
+bool HyperOffloadPolicy::waitForCommittedStore(
+    unsigned peak, SmallVector<Decision> &decisions) {
+  Decision *best = nullptr;
+  double bestScore = 0;
+  for (Decision &decision : decisions) {
+    auto &[gap, window] = decision;
+    // What addStoreWait accepts, timed the same way.
+    GapWindow waited = window;
+    if ((window.waitBefore && *window.waitBefore <= peak) ||
+        peak >= window.firstFree || peak >= window.prefetchBefore ||
+        !context.waitForStore(waited, gap, peak))
+      continue;
+    int64_t size = context.getLiveness().getBuffer(gap.buffer).size;
+    double score = static_cast<double>(size) /
+                   std::max(waited.storeWait, kTransferSetupSeconds);
+    if (!best || score > bestScore) {
+      best = &decision;
+      bestScore = score;
+    }
+  }
+  return best && context.addStoreWait(best->first, best->second, peak);
+}
+
 SmallVector<Decision> HyperOffloadPolicy::run() {
   candidates = context.enumerateGaps();
   used.assign(candidates.size(), false);
@@ -312,8 +339,14 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
     std::optional<Choice> choice = choose(peak, /*allowStalls=*/false);
     if (!choice)
       choice = choose(peak, /*allowStalls=*/true);
-    if (!choice)
+    if (!choice) {
+      // A buffer already taken may be freed too late for this peak: its
+      // store was timed for an earlier one. Waiting for it here still
+      // relieves the peak.
+      if (waitForCommittedStore(peak, decisions))
+        continue;
       break; // Nothing more can be moved out at the peak.
+    }
     if (choice->leading) {
       const GapCandidate &leading = candidates[*choice->leading];
       used[*choice->leading] = true;

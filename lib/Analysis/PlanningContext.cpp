@@ -421,6 +421,29 @@ void PlanningContext::commit(const GapCandidate &gap, const GapWindow &window) {
     profile.add(window.trailingFree, profile.size(), -size);
 }
 
+bool PlanningContext::addStoreWait(const GapCandidate &gap, GapWindow &window,
+                                   unsigned point) {
+  if (!window.storeStart || point <= gap.lastUse || point >= window.firstFree ||
+      point >= window.prefetchBefore ||
+      (window.waitBefore && *window.waitBefore <= point))
+    return false;
+  // A wait placed later for another peak moves here: from its point on,
+  // the timeline keeps only what the earlier wait adds.
+  unsigned laterWait = window.waitBefore.value_or(starts.size());
+  double laterDelay = window.waitBefore ? window.storeWait : 0;
+  unsigned freedFrom = window.firstFree;
+  if (!waitForStore(window, gap, point))
+    return false;
+  for (unsigned later = point; later < starts.size(); ++later) {
+    double delay = window.storeWait - (later >= laterWait ? laterDelay : 0);
+    starts[later] += delay;
+    ends[later] += delay;
+  }
+  // The buffer is off the device from the wait on.
+  profile.add(point, freedFrom, -liveness.getBuffer(gap.buffer).size);
+  return true;
+}
+
 unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
                                          GapWindow &window) {
   int64_t size = liveness.getBuffer(gap.buffer).size;

@@ -185,6 +185,12 @@ public:
 
   /// Records `window`: reserves its transfers and lowers the profile.
   void commit(const GapCandidate &gap, const GapWindow &window);
+  /// Makes compute wait, right before `point`, for the store of a committed
+  /// `window` that would land after it, so that the buffer is off the
+  /// device from `point` on too (a wait placed later moves here); false,
+  /// changing nothing, when the store cannot free it there (no store, or
+  /// `point` not strictly inside the gap before the buffer is freed).
+  bool addStoreWait(const GapCandidate &gap, GapWindow &window, unsigned point);
   /// Issues a committed prefetch that makes its use wait earlier, while the
   /// memory it then holds sooner fits the budget; returns how many ops
   /// earlier.

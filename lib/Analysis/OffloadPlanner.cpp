@@ -133,6 +133,11 @@ private:
   /// makes compute wait at the peak for the one that frees the most bytes
   /// per second of waiting; false when there is none.
   bool waitForCommittedStore(unsigned peak, SmallVector<Decision> &decisions);
+  /// Among the decisions whose buffer comes back before `peak` but is used
+  /// only after it, issues the prefetch of the one that frees the most
+  /// bytes per second of added waiting after the peak; false when there is
+  /// none.
+  bool delayCommittedPrefetch(unsigned peak, SmallVector<Decision> &decisions);
   /// Records where each candidate's window may lie, so that `choose` times
   /// only the candidates that may relieve the peak.
   void indexCoverage();
@@ -300,6 +305,27 @@ bool HyperOffloadPolicy::waitForCommittedStore(
   return best && context.addStoreWait(best->first, best->second, peak);
 }
 
+bool HyperOffloadPolicy::delayCommittedPrefetch(
+    unsigned peak, SmallVector<Decision> &decisions) {
+  Decision *best = nullptr;
+  double bestScore = 0;
+  for (Decision &decision : decisions) {
+    std::optional<double> added = context.delayPrefetchPast(
+        decision.first, decision.second, peak, /*apply=*/false);
+    if (!added)
+      continue;
+    int64_t size = context.getLiveness().getBuffer(decision.first.buffer).size;
+    double score =
+        static_cast<double>(size) / std::max(*added, kTransferSetupSeconds);
+    if (!best || score > bestScore) {
+      best = &decision;
+      bestScore = score;
+    }
+  }
+  return best && context.delayPrefetchPast(best->first, best->second, peak,
+                                           /*apply=*/true);
+}
+
 SmallVector<Decision> HyperOffloadPolicy::run() {
   candidates = context.enumerateGaps();
   used.assign(candidates.size(), false);
@@ -343,7 +369,8 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
       // A buffer already taken may be freed too late for this peak: its
       // store was timed for an earlier one. Waiting for it here still
       // relieves the peak.
-      if (waitForCommittedStore(peak, decisions))
+      if (waitForCommittedStore(peak, decisions) ||
+          delayCommittedPrefetch(peak, decisions))
         continue;
       break; // Nothing more can be moved out at the peak.
     }

@@ -62,6 +62,22 @@ void LinkTimeline::reserve(double start, double end) {
     merged->second = std::max(merged->second, after->second);
 }
 
+void LinkTimeline::release(double start, double end) {
+  if (end <= start)
+    return;
+  // Merged intervals only grow, so one of them holds all of [start, end).
+  auto it = busy.upper_bound(start);
+  assert(it != busy.begin() && "releasing what was never reserved");
+  --it;
+  auto [first, last] = *it;
+  busy.erase(it);
+  if (first < start)
+    busy.emplace(first, start);
+  if (end < last)
+    busy.emplace(end, last);
+  busyTime -= end - start;
+}
+
 //===----------------------------------------------------------------------===//
 // PlanningContext
 //===----------------------------------------------------------------------===//
@@ -442,6 +458,41 @@ bool PlanningContext::addStoreWait(const GapCandidate &gap, GapWindow &window,
   // The buffer is off the device from the wait on.
   profile.add(point, freedFrom, -liveness.getBuffer(gap.buffer).size);
   return true;
+}
+
+std::optional<double>
+PlanningContext::delayPrefetchPast(const GapCandidate &gap, GapWindow &window,
+                                   unsigned point, bool apply) {
+  if (window.returnsRemote || gap.nextUse == GapCandidate::kUnused ||
+      window.isEmpty() || window.firstFree > point ||
+      window.prefetchBefore > point || point + 1 >= gap.nextUse)
+    return std::nullopt;
+  const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+  double fetchTime = *getTransferTime(window.tier, true, buffer.size);
+  LinkTimeline &toDevice = links[static_cast<unsigned>(window.tier)][0];
+  // The copy may leave no earlier than the data is freed.
+  double freed = window.storeStart       ? window.storeEnd
+                 : window.firstFree == 0 ? 0
+                                         : ends[gap.lastUse];
+  toDevice.release(window.prefetchStart, window.prefetchEnd);
+  double start = toDevice.findEarliest(
+      std::max({starts[point + 1], freed, window.prefetchStart}), fetchTime);
+  double added = std::max(0.0, start + fetchTime - starts[gap.nextUse]);
+  if (!apply) {
+    toDevice.reserve(window.prefetchStart, window.prefetchEnd);
+    return added;
+  }
+  toDevice.reserve(start, start + fetchTime);
+  profile.add(window.prefetchBefore, point + 1, -buffer.size);
+  for (unsigned later = gap.nextUse; later < starts.size(); ++later) {
+    starts[later] += added;
+    ends[later] += added;
+  }
+  window.prefetchBefore = point + 1;
+  window.prefetchStart = start;
+  window.prefetchEnd = start + fetchTime;
+  window.stall += added;
+  return added;
 }
 
 unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,

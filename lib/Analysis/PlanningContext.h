@@ -30,6 +30,8 @@ public:
   std::optional<double> findLatest(double deadline, double duration,
                                    double notBefore) const;
   void reserve(double start, double end);
+  /// Frees [start, end), which an earlier `reserve` took.
+  void release(double start, double end);
   double getBusyTime() const { return busyTime; }
 
 private:
@@ -191,6 +193,15 @@ public:
   /// changing nothing, when the store cannot free it there (no store, or
   /// `point` not strictly inside the gap before the buffer is freed).
   bool addStoreWait(const GapCandidate &gap, GapWindow &window, unsigned point);
+  /// Issues the prefetch of a committed `window` only once the op at
+  /// `point` has started, so that the buffer is off the device there too;
+  /// its use waits for the rest of the copy. Returns how much longer the
+  /// use then waits, or std::nullopt, changing nothing, when the window
+  /// brings nothing back or the buffer is not off the device before
+  /// `point` or is needed by then. With `apply` false, only says.
+  std::optional<double> delayPrefetchPast(const GapCandidate &gap,
+                                          GapWindow &window, unsigned point,
+                                          bool apply);
   /// Issues a committed prefetch that makes its use wait earlier, while the
   /// memory it then holds sooner fits the budget; returns how many ops
   /// earlier.

@@ -100,9 +100,9 @@ static int runCompare(const CompareArgs &args) {
   if (failed(comparison))
     return 1;
 
-  // `--json -` puts the JSON on stdout instead of the table.
-  bool jsonOnStdout = args.jsonFile == "-";
-  if (!jsonOnStdout)
+  // An output named "-" (`--json -`) takes stdout instead of the table.
+  bool tableOnStdout = args.jsonFile != "-" && args.htmlFile != "-";
+  if (tableOnStdout)
     printComparisonTable(stdout, tabulateComparison(*comparison));
   if (jsonFile)
     if (int code = writeOutput(*jsonFile, [&](llvm::raw_ostream &os) {
@@ -114,7 +114,7 @@ static int runCompare(const CompareArgs &args) {
           writeComparisonHtml(os, *comparison, args.commandLine);
         }))
       return code;
-    if (!jsonOnStdout)
+    if (tableOnStdout)
       fmt::print("\nHTML report: {}\n", args.htmlFile);
   }
   if (!args.traceDir.empty())

@@ -465,7 +465,7 @@ PlanningContext::delayPrefetchPast(const GapCandidate &gap, GapWindow &window,
                                    unsigned point, bool apply) {
   if (window.returnsRemote || gap.nextUse == GapCandidate::kUnused ||
       window.isEmpty() || window.firstFree > point ||
-      window.prefetchBefore > point || point + 1 >= gap.nextUse)
+      window.prefetchBefore > point || point >= gap.nextUse)
     return std::nullopt;
   const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
   double fetchTime = *getTransferTime(window.tier, true, buffer.size);

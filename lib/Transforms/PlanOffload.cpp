@@ -201,8 +201,13 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
     source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
     ++numOffloads;
     if (gap.waitBefore) {
+      // Ahead of the prefetches and awaits already placed before that op:
+      // the memory the store frees is what their copies land in.
       Operation *needy = opAt(*gap.waitBefore);
-      builder.setInsertionPoint(needy);
+      Operation *before = needy;
+      while (isa_and_nonnull<AwaitOp, PrefetchOp>(before->getPrevNode()))
+        before = before->getPrevNode();
+      builder.setInsertionPoint(before);
       WaitOffloadOp::create(builder, needy->getLoc(), source);
     }
   }

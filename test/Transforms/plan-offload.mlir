@@ -144,6 +144,43 @@ func.func @wait_for_store(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// "use_b" needs %b back while %a is still to be used again: 2 MB in a
+// 1.5 MB budget. %b is stored during "w0"; %a is stored after "use_a" and
+// compute waits for it (1 -> 2 ms) before %b's prefetch is issued, so that
+// the copy lands in the memory %a frees: the wait comes first. %b then
+// takes 2 -> 3 ms to come back ("use_b" runs 3 -> 4 ms) and %a 4 -> 5 ms:
+// 5 ms, 3 ms of stalls (and a few bytes of %x fetched at entry), and never
+// more than 1 MB live.
+// CHECK-LABEL: func.func @wait_before_fetch
+// CHECK: %[[A:.+]] = ho.compute "produce_a"
+// CHECK-NEXT: ho.compute "use_a"
+// CHECK-NEXT: %[[RA:.+]] = ho.offload %[[A]]
+// CHECK-NEXT: ho.wait_offload %[[RA]]
+// CHECK-NEXT: %[[FB:.+]] = ho.prefetch
+// CHECK-NEXT: %[[B:.+]] = ho.await %[[FB]]
+// CHECK-NEXT: ho.compute "use_b"(%[[B]]
+// REPORT-LABEL: @wait_before_fetch
+// REPORT: step time       5.000 ms
+// REPORT: stalls          3.000 ms in 4 stalls
+// REPORT: peak live       1.00 MB of a 1.50 MB budget
+func.func @wait_before_fetch(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %b = ho.compute "produce_b"(%x) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %w = ho.compute "w0"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %a = ho.compute "produce_a"(%w) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<250000xf32>
+  %s = ho.compute "use_a"(%a) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>) -> tensor<4xf32>
+  %t = ho.compute "use_b"(%b, %s) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %y = ho.compute "use_a_again"(%a, %t) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
 // %a is ready long before the return, and "produce_b" needs its memory. It
 // goes back to the caller in the pool: stored while "work" runs (1 ms of
 // 2 ms), never fetched, and returned as !ho.remote.

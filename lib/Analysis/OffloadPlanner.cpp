@@ -124,11 +124,14 @@ private:
   };
 
   /// Scores taking `gap` (and `leading`, if any) on `tier` at the peak.
+  /// With `retimeLeading`, a leading stretch that cannot be timed around
+  /// the peak is timed hidden, or with its fetch right before its use.
   std::optional<Choice> evaluate(size_t index, std::optional<size_t> leading,
                                  MemoryTier tier, unsigned peak,
-                                 bool allowStalls);
+                                 bool allowStalls, bool retimeLeading);
 
-  std::optional<Choice> choose(unsigned peak, bool allowStalls);
+  std::optional<Choice> choose(unsigned peak, bool allowStalls,
+                               bool retimeLeading = false);
   /// Among the decisions whose store lands after `peak`, inside their gap,
   /// makes compute wait at the peak for the one that frees the most bytes
   /// per second of waiting; false when there is none.
@@ -194,7 +197,8 @@ void HyperOffloadPolicy::indexLeadingCoverage(size_t index,
 
 std::optional<HyperOffloadPolicy::Choice>
 HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
-                             MemoryTier tier, unsigned peak, bool allowStalls) {
+                             MemoryTier tier, unsigned peak, bool allowStalls,
+                             bool retimeLeading) {
   std::optional<unsigned> exposedAt;
   if (allowStalls)
     exposedAt = peak;
@@ -203,9 +207,10 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
   double transfer = 0, stall = 0, overflowPoints = 0;
   bool covers = false;
   // Sums what each gap of the choice relieves and costs.
-  auto add = [&](size_t gapIndex, GapWindow &window) {
+  auto add = [&](size_t gapIndex, GapWindow &window,
+                 std::optional<unsigned> exposed) {
     const GapCandidate &gap = candidates[gapIndex];
-    std::optional<GapWindow> timed = context.timeGap(gap, tier, exposedAt);
+    std::optional<GapWindow> timed = context.timeGap(gap, tier, exposed);
     if (!timed)
       return false;
     window = *timed;
@@ -235,8 +240,31 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
           countOverflowPoints(window.trailingFree, context.getNumPoints());
     return true;
   };
-  if (!add(index, choice.window) ||
-      (leading && !add(*leading, choice.leadingWindow)) || !covers)
+  if (!add(index, choice.window, exposedAt))
+    return std::nullopt;
+  if (leading) {
+    // The first stretch need not relieve the peak, the later gap does: when
+    // it cannot be timed around the peak (the peak comes after the first
+    // use), it may be timed hidden, or else with its fetch right before
+    // that use.
+    unsigned firstUse = candidates[*leading].nextUse;
+    SmallVector<std::optional<unsigned>, 3> exposures = {exposedAt};
+    if (exposedAt && retimeLeading) {
+      exposures.push_back(std::nullopt);
+      if (firstUse > 0 && firstUse != GapCandidate::kUnused)
+        exposures.push_back(firstUse - 1);
+    }
+    auto before = std::make_tuple(transfer, stall, overflowPoints, covers);
+    bool timed = false;
+    for (std::optional<unsigned> exposed : exposures) {
+      std::tie(transfer, stall, overflowPoints, covers) = before;
+      if ((timed = add(*leading, choice.leadingWindow, exposed)))
+        break;
+    }
+    if (!timed)
+      return std::nullopt;
+  }
+  if (!covers)
     return std::nullopt;
   // The most relief per second of transfer; hidden transfers cost link
   // time, exposed ones mostly the wait. No transfer is free, however small:
@@ -248,7 +276,8 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
 }
 
 std::optional<HyperOffloadPolicy::Choice>
-HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
+HyperOffloadPolicy::choose(unsigned peak, bool allowStalls,
+                           bool retimeLeading) {
   const BufferLiveness &liveness = context.getLiveness();
   std::optional<Choice> best;
   // The others' windows cannot cover the peak.
@@ -271,7 +300,7 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls) {
       if (placed != argumentTier.end() && placed->second != tier)
         continue;
       std::optional<Choice> choice =
-          evaluate(index, leading, tier, peak, allowStalls);
+          evaluate(index, leading, tier, peak, allowStalls, retimeLeading);
       // On a tie the less busy link, so that traffic spreads over tiers.
       if (choice &&
           (!best || choice->score > best->score ||
@@ -365,6 +394,10 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
     std::optional<Choice> choice = choose(peak, /*allowStalls=*/false);
     if (!choice)
       choice = choose(peak, /*allowStalls=*/true);
+    // An argument's first stretch timed apart from the peak: a last resort,
+    // as it tends to make compute wait more than the choices above.
+    if (!choice)
+      choice = choose(peak, /*allowStalls=*/true, /*retimeLeading=*/true);
     if (!choice) {
       // A buffer already taken may be freed too late for this peak: its
       // store was timed for an earlier one. Waiting for it here still

@@ -149,8 +149,7 @@ func.func @wait_for_store(%x: tensor<4xf32>) -> tensor<4xf32> {
 // compute waits for it (1 -> 2 ms) before %b's prefetch is issued, so that
 // the copy lands in the memory %a frees: the wait comes first. %b then
 // takes 2 -> 3 ms to come back ("use_b" runs 3 -> 4 ms) and %a 4 -> 5 ms:
-// 5 ms, 3 ms of stalls (and a few bytes of %x fetched at entry), and never
-// more than 1 MB live.
+// 5 ms, three stalls of 1 ms, and never more than 1 MB live.
 // CHECK-LABEL: func.func @wait_before_fetch
 // CHECK: %[[A:.+]] = ho.compute "produce_a"
 // CHECK-NEXT: ho.compute "use_a"
@@ -161,7 +160,7 @@ func.func @wait_for_store(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: ho.compute "use_b"(%[[B]]
 // REPORT-LABEL: @wait_before_fetch
 // REPORT: step time       5.000 ms
-// REPORT: stalls          3.000 ms in 4 stalls
+// REPORT: stalls          3.000 ms in 3 stalls
 // REPORT: peak live       1.00 MB of a 1.50 MB budget
 func.func @wait_before_fetch(%x: tensor<4xf32>) -> tensor<4xf32> {
   %b = ho.compute "produce_b"(%x) {flops = 0 : i64, bytes = 0 : i64}

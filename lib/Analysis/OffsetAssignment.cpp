@@ -279,6 +279,13 @@ getPlacementOrder(llvm::ArrayRef<int64_t> sizes,
       return area(lhs) > area(rhs);
     if (kind == Order::ByStart && intervals[lhs].start != intervals[rhs].start)
       return intervals[lhs].start < intervals[rhs].start;
+    auto length = [&](unsigned index) {
+      return intervals[index].end - intervals[index].start;
+    };
+    if (kind == Order::ByLifetime && length(lhs) != length(rhs))
+      return length(lhs) > length(rhs);
+    if (kind == Order::ByEnd && intervals[lhs].end != intervals[rhs].end)
+      return intervals[lhs].end > intervals[rhs].end;
     if (sizes[lhs] != sizes[rhs])
       return sizes[lhs] > sizes[rhs];
     if (intervals[lhs].start != intervals[rhs].start)
@@ -294,7 +301,8 @@ OffsetAssignment::OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
   assert(sizes.size() == intervals.size() && "one interval per buffer");
   place(sizes, intervals, Order::BySize);
   if (limit && arenaSize > *limit) {
-    for (Order order : {Order::ByArea, Order::ByStart}) {
+    for (Order order :
+         {Order::ByArea, Order::ByStart, Order::ByLifetime, Order::ByEnd}) {
       OffsetAssignment other;
       other.place(sizes, intervals, order);
       if (other.arenaSize < arenaSize) {

@@ -66,10 +66,12 @@ struct LiveInterval {
 /// then placed in O(n log n); buffers that all overlap still cost O(n^2)
 /// cheap steps, as the first gap that fits lies above all of them.
 ///
-/// With a limit, when that arena exceeds it, two more orders are tried and
+/// With a limit, when that arena exceeds it, four more orders are tried and
 /// the smallest arena kept: by decreasing size times lifetime (the buffers
-/// that constrain the most first), and by start (a sweep in time, which
-/// packs chains of short buffers tightly). Plans that fit pay nothing more.
+/// that constrain the most first), by start (a sweep in time, which packs
+/// chains of short buffers tightly), by decreasing lifetime (long-lived
+/// buffers at the bottom), and by decreasing end (the sweep backwards).
+/// Plans that fit pay nothing more.
 class OffsetAssignment {
 public:
   OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
@@ -86,7 +88,7 @@ public:
   unsigned getNumPlaced() const { return numPlaced; }
 
   /// The orders buffers can be placed in.
-  enum class Order { BySize, ByArea, ByStart };
+  enum class Order { BySize, ByArea, ByStart, ByLifetime, ByEnd };
 
 private:
   OffsetAssignment() = default;

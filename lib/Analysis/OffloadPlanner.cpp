@@ -105,8 +105,12 @@ class HyperOffloadPolicy {
 public:
   /// With `exposeStoreTails`, a store that would land after the compute
   /// has ended counts as a stall of that length: the step waits for it.
-  HyperOffloadPolicy(PlanningContext &context, bool exposeStoreTails)
-      : context(context), exposeStoreTails(exposeStoreTails) {}
+  /// With `retimeLeading`, every choice that allows stalls may time an
+  /// argument's first stretch apart from the peak, not only the last one.
+  HyperOffloadPolicy(PlanningContext &context, bool exposeStoreTails,
+                     bool retimeLeading)
+      : context(context), exposeStoreTails(exposeStoreTails),
+        retimeLeading(retimeLeading) {}
 
   SmallVector<Decision> run();
 
@@ -157,6 +161,7 @@ private:
 
   PlanningContext &context;
   bool exposeStoreTails;
+  bool retimeLeading;
   std::vector<GapCandidate> candidates;
   SmallVector<bool> used;
   /// The tier each argument was placed in, once its first gap is taken.
@@ -393,7 +398,7 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
     // comes first: take the one that makes compute wait the least.
     std::optional<Choice> choice = choose(peak, /*allowStalls=*/false);
     if (!choice)
-      choice = choose(peak, /*allowStalls=*/true);
+      choice = choose(peak, /*allowStalls=*/true, retimeLeading);
     // An argument's first stretch timed apart from the peak: a last resort,
     // as it tends to make compute wait more than the choices above.
     if (!choice)
@@ -656,7 +661,9 @@ static OffloadPlan planHyperOffload(Block &body, const Target &target,
     context.setEarlyStoreWaits(options.earlyStoreWaits);
     SmallVector<Decision> decisions;
     if (!context.getTiers().empty())
-      decisions = HyperOffloadPolicy(context, exposeStoreTails).run();
+      decisions = HyperOffloadPolicy(context, exposeStoreTails,
+                                     options.retimeLeadingStretches)
+                      .run();
     plan = OffloadPlan();
     context.fillPlan(plan, decisions);
     if (plan.estimatedPeak <= budget)

@@ -573,6 +573,9 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
     }
   };
   PlannerOptions alternative = options;
+  alternative.retimeLeadingStretches = true;
+  consider(alternative);
+  alternative.retimeLeadingStretches = false;
   for (OffloadPolicy policy :
        {OffloadPolicy::PT2, OffloadPolicy::Naive, OffloadPolicy::Distance}) {
     alternative.policy = policy;

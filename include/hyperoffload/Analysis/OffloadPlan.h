@@ -107,6 +107,11 @@ struct PlannerOptions {
   /// HyperOffload policy: a gap that must wait for its store waits before
   /// the first op in the gap over the budget, not only before the peak.
   bool earlyStoreWaits = true;
+  /// HyperOffload policy: an argument's first stretch may be timed apart
+  /// from the peak with every choice that allows stalls, not only as a last
+  /// resort. Moves more weights on slow links; ho-plan-offload tries it as
+  /// an alternative.
+  bool retimeLeadingStretches = false;
 };
 
 /// Plans `body` (a function body) under `options`.

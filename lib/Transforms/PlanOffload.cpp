@@ -434,13 +434,12 @@ bool PlanOffloadPass::waitForStoresAtOverflows(func::FuncOp function,
       if (!buffer)
         continue;
       // Still allocated, and freed by this store: no use of the buffer on
-      // the device from the overflowing op on.
+      // the device from the overflowing op on, that op included.
       double end = run->lifetimes[buffer->id].end;
       if (end <= time || llvm::any_of(buffer->aliases, [&](Value alias) {
             return llvm::any_of(alias.getUsers(), [&](Operation *user) {
               Operation *owner = body.findAncestorOpInBlock(*user);
-              return owner && owner != overflow &&
-                     !owner->isBeforeInBlock(overflow) &&
+              return owner && !owner->isBeforeInBlock(overflow) &&
                      !isa<OffloadOp>(owner);
             });
           }))

@@ -331,6 +331,16 @@ void PlanOffloadPass::runOnOperation() {
   }
 }
 
+/// How plans are tried: the live bytes, on the ideal allocator, in the
+/// budget, without a timeline.
+static SimulationOptions getTrialSimulation(int64_t budget) {
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Ideal;
+  simulation.budget = budget;
+  simulation.recordTimeline = false;
+  return simulation;
+}
+
 /// How many times delayPrematurePrefetches simulates at most. A plan that
 /// offloads after every use (naive) can drop one gap per layer and round
 /// until its gaps are long enough: a dozen rounds on DeepSeek-V3 at long
@@ -350,10 +360,7 @@ void PlanOffloadPass::delayPrematurePrefetches(func::FuncOp function,
   // Moving some prefetches delays other stores, so a prefetch can be early
   // again; then it goes right before its await, and if that is still
   // early, its gap is dropped.
-  SimulationOptions simulation;
-  simulation.allocator = AllocatorKind::Ideal;
-  simulation.budget = budget;
-  simulation.recordTimeline = false;
+  SimulationOptions simulation = getTrialSimulation(budget);
   llvm::DenseSet<Operation *> delayedBefore;
   for (unsigned attempt = 0; attempt < kMaxPrefetchRounds; ++attempt) {
     FailureOr<SimulationResult> result =
@@ -406,10 +413,7 @@ bool PlanOffloadPass::waitForStoresAtOverflows(func::FuncOp function,
   // flight, and the run overflows. Waiting for the store right before that
   // op keeps the budget at the cost of a stall: the store that lands first
   // each time, until the run fits.
-  SimulationOptions simulation;
-  simulation.allocator = AllocatorKind::Ideal;
-  simulation.budget = budget;
-  simulation.recordTimeline = false;
+  SimulationOptions simulation = getTrialSimulation(budget);
   Block &body = function.getBody().front();
   for (unsigned round = 0; round <= kMaxOverflowRounds; ++round) {
     FailureOr<SimulationResult> run = simulate(body, target, simulation);
@@ -477,10 +481,7 @@ PlanOffloadPass::Trial PlanOffloadPass::runTrial(func::FuncOp function,
       .write(plan);
   // Tried as the pass will write it.
   delayPrematurePrefetches(*copy, target, budget);
-  SimulationOptions simulation;
-  simulation.allocator = AllocatorKind::Ideal;
-  simulation.budget = budget;
-  simulation.recordTimeline = false;
+  SimulationOptions simulation = getTrialSimulation(budget);
   Trial trial{simulate(body, target, simulation)};
   if (succeeded(trial.result) && trial.result->outOfMemory) {
     waitForStoresAtOverflows(*copy, target, budget);

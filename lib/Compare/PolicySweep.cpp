@@ -27,12 +27,17 @@ static std::optional<double> parseValue(StringRef text) {
   return value;
 }
 
+/// `value` with at most 12 significant digits: what tables and CSV show.
+static std::string formatValue(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.12g", value);
+  return text;
+}
+
 /// `value` rounded to 12 significant digits, so that LO + i * STEP reads
 /// 0.3 and not 0.30000000000000004.
 static double roundToPrintable(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.12g", value);
-  return std::strtod(text, nullptr);
+  return std::strtod(formatValue(value).c_str(), nullptr);
 }
 
 llvm::Expected<SweepAxis> ho::parseSweepAxis(StringRef text) {
@@ -118,12 +123,6 @@ static std::vector<ComparedPolicy> getSweptPolicies(const PolicySweep &sweep) {
     for (const PolicyRun &run : sweep.points.front().comparison.runs)
       policies.push_back(run.policy);
   return policies;
-}
-
-static std::string formatValue(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.12g", value);
-  return text;
 }
 
 ComparisonTable ho::tabulateSweep(const PolicySweep &sweep) {

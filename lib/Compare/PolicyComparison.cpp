@@ -128,12 +128,8 @@ static SimulationOptions getSimulationOptions(ComparedPolicy policy,
 /// A pass's options with the comparison's hardware and budget.
 template <typename PassOptions>
 static PassOptions getPassOptions(const ComparisonOptions &options) {
-  PassOptions passOptions;
-  passOptions.hw = options.hw;
-  passOptions.hwOverrides.assign(options.hwOverrides.begin(),
-                                 options.hwOverrides.end());
-  passOptions.budget = options.budget;
-  return passOptions;
+  return getTargetAndBudgetOptions<PassOptions>(options.hw, options.hwOverrides,
+                                                options.budget);
 }
 
 /// Plans `module` with `policy`, as utils/compare-policies.py does.

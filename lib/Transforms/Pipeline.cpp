@@ -14,12 +14,8 @@ using namespace mlir::ho;
 template <typename PassOptions>
 static PassOptions
 withTargetAndBudget(const HyperOffloadPipelineOptions &options) {
-  PassOptions passOptions;
-  passOptions.hw = options.hw;
-  passOptions.hwOverrides.assign(options.hwOverrides.begin(),
-                                 options.hwOverrides.end());
-  passOptions.budget = options.budget;
-  return passOptions;
+  return getTargetAndBudgetOptions<PassOptions>(options.hw, options.hwOverrides,
+                                                options.budget);
 }
 
 void ho::buildHyperOffloadPipeline(OpPassManager &pm,

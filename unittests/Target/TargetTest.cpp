@@ -366,6 +366,11 @@ TEST(TargetOverrides, EveryLinkShorthandSetsEachLinkTheTargetHas) {
             "links.host.bandwidth_to_device_gbps: expected a positive number, "
             "got -1");
   EXPECT_EQ(host.getLink(MemoryTier::host)->bandwidthToDevice, 10e9);
+  // A target without links has nothing to set.
+  Target none = preset("ascend910c-host");
+  none.links = {};
+  EXPECT_EQ(errorOf(applyTargetOverride(none, "links.bandwidth_gbps=10")),
+            "override 'links.bandwidth_gbps=10': the target has no links");
 }
 
 TEST(TargetOverrides, ListsApplyInOrderOrNotAtAll) {

@@ -483,6 +483,31 @@ SmallVector<Decision> runNaive(PlanningContext &context) {
   return decisions;
 }
 
+/// Every gap out and back (computed results only out), each op waiting for
+/// the stores before it (PlannerOptions::leastMemory).
+SmallVector<Decision> runLeastMemory(PlanningContext &context) {
+  MemoryTier tier = context.getTiers().front();
+  SmallVector<Decision> decisions;
+  unsigned exit = context.getLiveness().getExitPoint();
+  for (const GapCandidate &gap : context.enumerateGaps()) {
+    // A remote argument returned updated goes back to its tier after its
+    // last use in the body (its trailing stretch), not fetched for exit.
+    if (gap.nextUse == exit &&
+        context.getLiveness().getBuffer(gap.buffer).isArgument())
+      continue;
+    GapWindow window = context.placeByDistance(gap, tier, /*lead=*/0);
+    // The caller gets a computed result in the tier.
+    if (context.endsAtReturn(gap)) {
+      window.returnsRemote = true;
+      window.prefetchBefore = gap.nextUse + 1;
+    }
+    context.waitForStore(window, gap, gap.lastUse + 1);
+    context.commit(gap, window);
+    decisions.push_back({gap, window});
+  }
+  return decisions;
+}
+
 /// MindSpore's shipped heuristic: gaps of at least `minGap` ops, the
 /// `maxTensors` largest of them, prefetched `lead` ops before the next use
 /// and stored right after the last one. Distances are counted in ops.
@@ -674,14 +699,15 @@ static OffloadPlan planHyperOffload(Block &body, const Target &target,
 
 OffloadPlan ho::planOffload(Block &body, const Target &target,
                             const PlannerOptions &options) {
-  if (options.policy == OffloadPolicy::HyperOffload)
+  if (options.policy == OffloadPolicy::HyperOffload && !options.leastMemory)
     return planHyperOffload(body, target, options);
   PlanningContext context(body, target, options.budget);
   SmallVector<Decision> decisions;
   if (!context.getTiers().empty()) {
     switch (options.policy) {
     case OffloadPolicy::HyperOffload:
-      llvm_unreachable("planned above");
+      decisions = runLeastMemory(context);
+      break;
     case OffloadPolicy::Naive:
       decisions = runNaive(context);
       break;

@@ -55,6 +55,9 @@ private:
   };
   FittedPlan fitPlanToBudget(func::FuncOp function, const Target &target,
                              PlannerOptions options);
+  /// The plan the pass writes for `function` under its options.
+  OffloadPlan choosePlan(func::FuncOp function, const Target &target,
+                         const PlannerOptions &options);
   void writePlan(func::FuncOp function, const BufferLiveness &liveness,
                  const OffloadPlan &plan);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
@@ -131,6 +134,8 @@ private:
   SmallVector<Operation *> ops;
   /// Remote arguments by buffer, with their tier.
   DenseMap<BufferId, MemoryTier> remoteTier;
+  /// The buffer whose data each copy fetched for the body holds.
+  DenseMap<Value, BufferId> fetchedBuffer;
 };
 } // namespace
 
@@ -186,6 +191,9 @@ void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
                                        : uses.end();
     for (auto use = firstUseAt(gap.nextUse); use != end; ++use)
       use->second->set(fetched);
+    // A copy fetched for the return itself is what the caller gets.
+    if (gap.nextUse != liveness.getExitPoint())
+      fetchedBuffer[fetched] = buffer.id;
     value = fetched;
   }
 }
@@ -235,11 +243,18 @@ void PlanWriter::storeRemoteResults() {
   // tier, right after its last use in the body.
   Operation *terminator = function.getBody().front().getTerminator();
   for (OpOperand &operand : terminator->getOpOperands()) {
-    const BufferInfo *buffer = liveness.lookup(operand.get());
     Value value = operand.get();
-    if (!buffer || !isa<TensorType>(value.getType()))
+    if (!isa<TensorType>(value.getType()))
       continue;
-    auto tier = remoteTier.find(buffer->id);
+    std::optional<BufferId> buffer;
+    if (const BufferInfo *info = liveness.lookup(value))
+      buffer = info->id;
+    else if (auto fetched = fetchedBuffer.find(value);
+             fetched != fetchedBuffer.end())
+      buffer = fetched->second;
+    if (!buffer)
+      continue;
+    auto tier = remoteTier.find(*buffer);
     if (tier == remoteTier.end())
       continue;
     // Uses inside a region count where their op is in the body.
@@ -275,6 +290,11 @@ void PlanOffloadPass::runOnOperation() {
   if (failed(loaded))
     return signalPassFailure();
   const Target &target = loaded->target;
+  if (leastMemory && policy != OffloadPolicy::HyperOffload) {
+    module.emitError() << "least-memory is a plan of policy=hyperoffload, not "
+                       << stringifyOffloadPolicy(policy);
+    return signalPassFailure();
+  }
   PlannerOptions options;
   options.policy = policy;
   options.budget = loaded->budget;
@@ -292,20 +312,7 @@ void PlanOffloadPass::runOnOperation() {
       signalPassFailure();
       continue;
     }
-    FittedPlan fitted = fitPlanToBudget(function, target, options);
-    // Early waits for stores relieve more ops at once but can leave the
-    // static arena fragmented beyond the budget; then wait only at peaks.
-    if (policy == OffloadPolicy::HyperOffload && !fitted.trial) {
-      PlannerOptions lateWaits = options;
-      lateWaits.earlyStoreWaits = false;
-      FittedPlan other = fitPlanToBudget(function, target, lateWaits);
-      if (other.trial)
-        fitted = std::move(other);
-    }
-    OffloadPlan plan =
-        policy == OffloadPolicy::HyperOffload
-            ? preferFasterGroupPlacement(function, target, options, fitted)
-            : fitted.plan;
+    OffloadPlan plan = choosePlan(function, target, options);
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target.device.allocationGranularity);
     writePlan(function, liveness, plan);
@@ -329,6 +336,29 @@ void PlanOffloadPass::runOnOperation() {
           << ", over the budget of " << options.budget << " bytes";
     }
   }
+}
+
+OffloadPlan PlanOffloadPass::choosePlan(func::FuncOp function,
+                                        const Target &target,
+                                        const PlannerOptions &options) {
+  if (policy != OffloadPolicy::HyperOffload)
+    return fitPlanToBudget(function, target, options).plan;
+  if (leastMemory) {
+    PlannerOptions least = options;
+    least.leastMemory = true;
+    return planOffload(function.getBody().front(), target, least);
+  }
+  FittedPlan fitted = fitPlanToBudget(function, target, options);
+  // Early waits for stores relieve more ops at once but can leave the
+  // static arena fragmented beyond the budget; then wait only at peaks.
+  if (!fitted.trial) {
+    PlannerOptions lateWaits = options;
+    lateWaits.earlyStoreWaits = false;
+    FittedPlan other = fitPlanToBudget(function, target, lateWaits);
+    if (other.trial)
+      fitted = std::move(other);
+  }
+  return preferFasterGroupPlacement(function, target, options, fitted);
 }
 
 /// How plans are tried: the live bytes, on the ideal allocator, in the
@@ -561,16 +591,18 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
     return plan;
-  auto consider = [&](const PlannerOptions &alternative) {
-    OffloadPlan other = fitPlanToBudget(function, target, alternative).plan;
+  auto tryPlan = [&](OffloadPlan other) {
     if (other.isEmpty())
       return;
     std::optional<PlanScore> score = scoreTrial(
         runTrial(function, target, options.budget, other), options.budget);
     if (score && (!best || score->stepTime < best->stepTime)) {
       best = score;
-      plan = other;
+      plan = std::move(other);
     }
+  };
+  auto consider = [&](const PlannerOptions &alternative) {
+    tryPlan(fitPlanToBudget(function, target, alternative).plan);
   };
   PlannerOptions alternative = options;
   alternative.retimeLeadingStretches = true;
@@ -600,14 +632,21 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
            scoreTrial(runTrial(function, target, options.budget, other),
                       options.budget);
   };
-  unsigned low = 0, high = kMaxResidentLayers;
-  if (!fits(low))
-    return plan;
-  while (high - low > 1) {
-    unsigned middle = low + (high - low) / 2;
-    (fits(middle) ? low : high) = middle;
+  if (fits(0)) {
+    unsigned low = 0, high = kMaxResidentLayers;
+    while (high - low > 1) {
+      unsigned middle = low + (high - low) / 2;
+      (fits(middle) ? low : high) = middle;
+    }
+    alternative.windowResidentLayers = low;
+    consider(alternative);
   }
-  alternative.windowResidentLayers = low;
-  consider(alternative);
+  // When nothing else fits, the plan with the least memory may: each op
+  // then holds about its own working set, the memory lower bound.
+  if (!best) {
+    PlannerOptions least = options;
+    least.leastMemory = true;
+    tryPlan(planOffload(function.getBody().front(), target, least));
+  }
   return plan;
 }

@@ -112,6 +112,13 @@ struct PlannerOptions {
   /// resort. Moves more weights on slow links; ho-plan-offload tries it as
   /// an alternative.
   bool retimeLeadingStretches = false;
+  /// HyperOffload policy, as a last resort: the plan with the least device
+  /// memory, whatever it costs in time. Every gap is offloaded to the
+  /// fastest tier, stored right after its use with compute waiting for the
+  /// store before the next op, and fetched right before the next use, so
+  /// that each op has little more than what it reads and writes on the
+  /// device. ho-plan-offload takes it when no other plan fits the budget.
+  bool leastMemory = false;
 };
 
 /// Plans `body` (a function body) under `options`.

@@ -183,6 +183,14 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     prefetch) and `pt2` (PyTorch's compiled activation offloading).
     docs/Planning.md has the details.
 
+    When no hyperoffload plan fits the budget, the pass takes the plan with
+    the least device memory (`least-memory` asks for it outright): every gap
+    is offloaded, each op waits for the stores before it, each copy comes
+    back right before its use, and computed results go back to the caller
+    in the tier. Each op then holds little more than what it reads and
+    writes, so any budget at or above the memory lower bound is met, except
+    where the static arena's fragmentation exceeds the budget's slack.
+
     Before (budget too small for both caches):
     ```mlir
     func.func @f(%kv: tensor<...>, ...) -> tensor<...> {
@@ -231,7 +239,10 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
            "before the use">,
     Option<"windowLayers", "window-layers", "unsigned", /*default=*/"2",
            "window: fetch a layer's weights when the layer this many layers "
-           "before it starts">
+           "before it starts">,
+    Option<"leastMemory", "least-memory", "bool", /*default=*/"false",
+           "hyperoffload: plan for the least device memory, whatever it costs "
+           "in time (taken anyway when no other plan fits the budget)">
   ]);
   let statistics = [
     Statistic<"numRemoteArguments", "remote-arguments",

@@ -37,9 +37,11 @@ struct PlanOffloadPass : public ho::impl::PlanOffloadBase<PlanOffloadPass> {
   void runOnOperation() override;
 
 private:
-  /// `plan` written into a copy of a function and simulated in a budget on
-  /// the ideal allocator, with the arena its static memory plan needs.
+  /// `plan` written into a copy of a function as the pass writes it, and
+  /// simulated in a budget on the ideal allocator, with the arena its static
+  /// memory plan needs.
   struct Trial {
+    OwningOpRef<func::FuncOp> planned;
     FailureOr<SimulationResult> result;
     int64_t arena = 0;
   };
@@ -55,11 +57,18 @@ private:
   };
   FittedPlan fitPlanToBudget(func::FuncOp function, const Target &target,
                              PlannerOptions options);
+  struct ChosenPlan {
+    OffloadPlan plan;
+    /// Its trial, when one ran: the planned copy is what the pass writes.
+    std::optional<Trial> trial;
+  };
   /// The plan the pass writes for `function` under its options.
-  OffloadPlan choosePlan(func::FuncOp function, const Target &target,
-                         const PlannerOptions &options);
-  void writePlan(func::FuncOp function, const BufferLiveness &liveness,
-                 const OffloadPlan &plan);
+  ChosenPlan choosePlan(func::FuncOp function, const Target &target,
+                        const PlannerOptions &options);
+  /// Writes `chosen` into `function`; returns whether the simulated run
+  /// fits the budget (always false for the baselines, which do not check).
+  bool writeChosenPlan(func::FuncOp function, const Target &target,
+                       int64_t budget, ChosenPlan chosen);
   void delayPrematurePrefetches(func::FuncOp function, const Target &target,
                                 int64_t budget);
   /// Makes compute wait for the stores still copying where the run first
@@ -74,10 +83,10 @@ private:
   /// prefetch starts before its store completes.
   static std::optional<PlanScore> scoreTrial(const Trial &trial,
                                              int64_t budget);
-  OffloadPlan preferFasterGroupPlacement(func::FuncOp function,
-                                         const Target &target,
-                                         PlannerOptions options,
-                                         const FittedPlan &fitted);
+  ChosenPlan preferFasterGroupPlacement(func::FuncOp function,
+                                        const Target &target,
+                                        PlannerOptions options,
+                                        FittedPlan fitted);
 };
 
 /// Writes one function's plan. Ops are addressed by their program point in
@@ -108,8 +117,6 @@ public:
                        Value value);
   void storeRemoteResults();
   void updateFunctionType();
-
-  unsigned numOffloads = 0, numPrefetches = 0;
 
 private:
   Operation *opAt(unsigned point) const {
@@ -211,7 +218,6 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
     else
       builder.setInsertionPointToStart(&function.getBody().front());
     source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
-    ++numOffloads;
     if (gap.waitBefore) {
       // Ahead of the prefetches and awaits already placed before that op:
       // the memory the store frees is what their copies land in.
@@ -233,7 +239,6 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
     before = before->getPrevNode();
   builder.setInsertionPoint(before);
   Value future = PrefetchOp::create(builder, loc, source);
-  ++numPrefetches;
   builder.setInsertionPoint(opAt(gap.nextUse));
   return AwaitOp::create(builder, loc, future);
 }
@@ -272,7 +277,6 @@ void PlanWriter::storeRemoteResults() {
       builder.setInsertionPointToStart(&function.getBody().front());
     operand.set(
         OffloadOp::create(builder, value.getLoc(), value, tier->second));
-    ++numOffloads;
   }
 }
 
@@ -312,41 +316,42 @@ void PlanOffloadPass::runOnOperation() {
       signalPassFailure();
       continue;
     }
-    OffloadPlan plan = choosePlan(function, target, options);
+    ChosenPlan chosen = choosePlan(function, target, options);
+    OffloadPlan plan = chosen.plan;
+    // Where the peak is, in the unplanned body.
     Block &body = function.getBody().front();
     BufferLiveness liveness(body, target.device.allocationGranularity);
-    writePlan(function, liveness, plan);
-    delayPrematurePrefetches(function, target, options.budget);
-    // The baselines are scored as their sources place transfers. The plan
-    // waits for its stores where the run would overflow, and a plan that
-    // then fits is not over the budget, whatever its estimate said.
-    bool fits = policy == OffloadPolicy::HyperOffload &&
-                waitForStoresAtOverflows(function, target, options.budget);
+    bool atExit = plan.estimatedPeakPoint == liveness.getExitPoint();
+    Operation *peakOp =
+        atExit ? body.getTerminator() : liveness.getOp(plan.estimatedPeakPoint);
+    Location peakLoc = peakOp ? peakOp->getLoc() : function.getLoc();
+    // A plan that fits when simulated is not over the budget, whatever its
+    // estimate said.
+    bool fits =
+        writeChosenPlan(function, target, options.budget, std::move(chosen));
     if (!fits && plan.estimatedPeak > options.budget) {
-      unsigned point = plan.estimatedPeakPoint;
-      bool atExit = point == liveness.getExitPoint();
-      Operation *peakOp = atExit ? body.getTerminator() : liveness.getOp(point);
-      emitWarning(peakOp ? peakOp->getLoc() : function.getLoc())
-          << "the " << stringifyOffloadPolicy(policy)
-          << " plan leaves an estimated " << plan.estimatedPeak
-          << " bytes live "
-          << (atExit   ? "when the function returns"
-              : peakOp ? "here"
-                       : "at function entry")
-          << ", over the budget of " << options.budget << " bytes";
+      emitWarning(peakLoc) << "the " << stringifyOffloadPolicy(policy)
+                           << " plan leaves an estimated " << plan.estimatedPeak
+                           << " bytes live "
+                           << (atExit   ? "when the function returns"
+                               : peakOp ? "here"
+                                        : "at function entry")
+                           << ", over the budget of " << options.budget
+                           << " bytes";
     }
   }
 }
 
-OffloadPlan PlanOffloadPass::choosePlan(func::FuncOp function,
-                                        const Target &target,
-                                        const PlannerOptions &options) {
+PlanOffloadPass::ChosenPlan
+PlanOffloadPass::choosePlan(func::FuncOp function, const Target &target,
+                            const PlannerOptions &options) {
   if (policy != OffloadPolicy::HyperOffload)
-    return fitPlanToBudget(function, target, options).plan;
+    return {fitPlanToBudget(function, target, options).plan, std::nullopt};
   if (leastMemory) {
     PlannerOptions least = options;
     least.leastMemory = true;
-    return planOffload(function.getBody().front(), target, least);
+    return {planOffload(function.getBody().front(), target, least),
+            std::nullopt};
   }
   FittedPlan fitted = fitPlanToBudget(function, target, options);
   // Early waits for stores relieve more ops at once but can leave the
@@ -358,7 +363,39 @@ OffloadPlan PlanOffloadPass::choosePlan(func::FuncOp function,
     if (other.trial)
       fitted = std::move(other);
   }
-  return preferFasterGroupPlacement(function, target, options, fitted);
+  return preferFasterGroupPlacement(function, target, options,
+                                    std::move(fitted));
+}
+
+bool PlanOffloadPass::writeChosenPlan(func::FuncOp function,
+                                      const Target &target, int64_t budget,
+                                      ChosenPlan chosen) {
+  Block *body = &function.getBody().front();
+  bool fits;
+  if (chosen.trial && succeeded(chosen.trial->result)) {
+    // The trial wrote and repaired the plan on a copy already.
+    func::FuncOp planned = *chosen.trial->planned;
+    function.getBody().takeBody(planned.getBody());
+    function.setFunctionType(planned.getFunctionType());
+    body = &function.getBody().front();
+    fits = !chosen.trial->result->outOfMemory;
+  } else {
+    PlanWriter(function,
+               BufferLiveness(*body, target.device.allocationGranularity))
+        .write(chosen.plan);
+    delayPrematurePrefetches(function, target, budget);
+    // The baselines are scored as their sources place transfers. The plan
+    // waits for its stores where the run would overflow.
+    fits = policy == OffloadPolicy::HyperOffload &&
+           waitForStoresAtOverflows(function, target, budget);
+  }
+  for (BlockArgument arg : body->getArguments())
+    numRemoteArguments += isa<RemoteType>(arg.getType());
+  for (Operation &op : *body) {
+    numOffloads += isa<OffloadOp>(op);
+    numPrefetches += isa<PrefetchOp>(op);
+  }
+  return fits;
 }
 
 /// How plans are tried: the live bytes, on the ideal allocator, in the
@@ -491,30 +528,20 @@ bool PlanOffloadPass::waitForStoresAtOverflows(func::FuncOp function,
   return false;
 }
 
-void PlanOffloadPass::writePlan(func::FuncOp function,
-                                const BufferLiveness &liveness,
-                                const OffloadPlan &plan) {
-  PlanWriter writer(function, liveness);
-  writer.write(plan);
-  numRemoteArguments += plan.remoteArguments.size();
-  numOffloads += writer.numOffloads;
-  numPrefetches += writer.numPrefetches;
-}
-
 PlanOffloadPass::Trial PlanOffloadPass::runTrial(func::FuncOp function,
                                                  const Target &target,
                                                  int64_t budget,
                                                  const OffloadPlan &plan) {
-  OwningOpRef<func::FuncOp> copy = function.clone();
-  Block &body = copy->getBody().front();
-  PlanWriter(*copy, BufferLiveness(body, target.device.allocationGranularity))
+  Trial trial{function.clone(), failure()};
+  func::FuncOp copy = *trial.planned;
+  Block &body = copy.getBody().front();
+  PlanWriter(copy, BufferLiveness(body, target.device.allocationGranularity))
       .write(plan);
-  // Tried as the pass will write it.
-  delayPrematurePrefetches(*copy, target, budget);
+  delayPrematurePrefetches(copy, target, budget);
   SimulationOptions simulation = getTrialSimulation(budget);
-  Trial trial{simulate(body, target, simulation)};
+  trial.result = simulate(body, target, simulation);
   if (succeeded(trial.result) && trial.result->outOfMemory) {
-    waitForStoresAtOverflows(*copy, target, budget);
+    waitForStoresAtOverflows(copy, target, budget);
     trial.result = simulate(body, target, simulation);
   }
   if (succeeded(trial.result)) {
@@ -571,9 +598,9 @@ PlanOffloadPass::scoreTrial(const Trial &trial, int64_t budget) {
 /// device; a bound for the bisection, above any model's depth.
 static constexpr unsigned kMaxResidentLayers = 1024;
 
-OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
+PlanOffloadPass::ChosenPlan PlanOffloadPass::preferFasterGroupPlacement(
     func::FuncOp function, const Target &target, PlannerOptions options,
-    const FittedPlan &fitted) {
+    FittedPlan fitted) {
   // When the links cannot hide what must move, placing whole groups at
   // once can keep a link busier than timing gaps one by one: all saved
   // activations out and back (pt2), whole layers of weights a few layers
@@ -581,24 +608,22 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
   // long gap (distance). The simulator decides: such a placement that fits
   // the budget and is faster replaces the plan, so the plan is never worse
   // than a compiled baseline on its static memory plan.
-  OffloadPlan plan = fitted.plan;
   // Fitting the plan may have run its trial already.
-  std::optional<PlanScore> best =
-      fitted.trial
-          ? scoreTrial(*fitted.trial, options.budget)
-          : scoreTrial(runTrial(function, target, options.budget, plan),
-                       options.budget);
+  ChosenPlan chosen{std::move(fitted.plan), std::move(fitted.trial)};
+  if (!chosen.trial)
+    chosen.trial = runTrial(function, target, options.budget, chosen.plan);
+  std::optional<PlanScore> best = scoreTrial(*chosen.trial, options.budget);
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
-    return plan;
+    return chosen;
   auto tryPlan = [&](OffloadPlan other) {
     if (other.isEmpty())
       return;
-    std::optional<PlanScore> score = scoreTrial(
-        runTrial(function, target, options.budget, other), options.budget);
+    Trial trial = runTrial(function, target, options.budget, other);
+    std::optional<PlanScore> score = scoreTrial(trial, options.budget);
     if (score && (!best || score->stepTime < best->stepTime)) {
       best = score;
-      plan = std::move(other);
+      chosen = {std::move(other), std::move(trial)};
     }
   };
   auto consider = [&](const PlannerOptions &alternative) {
@@ -648,5 +673,5 @@ OffloadPlan PlanOffloadPass::preferFasterGroupPlacement(
     least.leastMemory = true;
     tryPlan(planOffload(function.getBody().front(), target, least));
   }
-  return plan;
+  return chosen;
 }

@@ -348,17 +348,19 @@ std::string describe(const Diagnostic &diagnostic) {
   return text;
 }
 
-/// Runs the pipeline with the target in `hwPath` and `budget` bytes,
-/// capturing every diagnostic.
-/// The ops of `body` other than transfers, in order: what the pipeline may
-/// reorder but never removes.
-SmallVector<Operation *> getComputeOrder(Block &body) {
-  SmallVector<Operation *> order;
+/// The ops of `body` other than transfers, in order, by their names (every
+/// op of a random function has its own): what the pipeline may reorder but
+/// never removes. Passes may rebuild ops, so their addresses can change.
+SmallVector<Location> getComputeOrder(Block &body) {
+  SmallVector<Location> order;
   for (Operation &op : body)
     if (!isa<OffloadOp, PrefetchOp, AwaitOp, WaitOffloadOp>(op))
-      order.push_back(&op);
+      order.push_back(op.getLoc());
   return order;
 }
+
+/// Runs the pipeline with the target in `hwPath` and `budget` bytes,
+/// capturing every diagnostic.
 
 PipelineRun runPipeline(ModuleOp module, StringRef hwPath, int64_t budget) {
   PipelineRun run;
@@ -486,7 +488,7 @@ void PipelinePropertyTest::runSeed(uint64_t seed, bool verbose) {
   if (seed % kDeterminismEvery == 0)
     copy = module->clone();
 
-  SmallVector<Operation *> inputOrder = getComputeOrder(inputBody);
+  SmallVector<Location> inputOrder = getComputeOrder(inputBody);
   PipelineRun run = runPipeline(*module, hwPath, drawn.budget);
   if (verbose)
     std::cout << "diagnostics:\n" << run.joinDiagnostics() << "\n";

@@ -483,9 +483,10 @@ SmallVector<Decision> runNaive(PlanningContext &context) {
   return decisions;
 }
 
-/// Every gap out and back (computed results only out), each op waiting for
-/// the stores before it (PlannerOptions::leastMemory).
-SmallVector<Decision> runLeastMemory(PlanningContext &context) {
+/// Every gap out and back (computed results only out): the plan of
+/// PlannerOptions::leastMemory.
+SmallVector<Decision> runLeastMemory(PlanningContext &context,
+                                     bool waitAfterEveryStore) {
   MemoryTier tier = context.getTiers().front();
   SmallVector<Decision> decisions;
   unsigned exit = context.getLiveness().getExitPoint();
@@ -501,9 +502,20 @@ SmallVector<Decision> runLeastMemory(PlanningContext &context) {
       window.returnsRemote = true;
       window.prefetchBefore = gap.nextUse + 1;
     }
-    context.waitForStore(window, gap, gap.lastUse + 1);
     context.commit(gap, window);
     decisions.push_back({gap, window});
+  }
+  // Compute waits for a store where the memory it frees is needed: before
+  // the first op over the budget, or before the very next op.
+  for (auto &[gap, window] : decisions) {
+    if (!window.storeStart || window.firstFree <= gap.lastUse + 1)
+      continue;
+    unsigned point = waitAfterEveryStore
+                         ? gap.lastUse + 1
+                         : context.getFirstPointOverBudget(gap.lastUse + 1,
+                                                           window.firstFree);
+    if (point < window.firstFree)
+      context.addStoreWait(gap, window, point);
   }
   return decisions;
 }
@@ -706,7 +718,7 @@ OffloadPlan ho::planOffload(Block &body, const Target &target,
   if (!context.getTiers().empty()) {
     switch (options.policy) {
     case OffloadPolicy::HyperOffload:
-      decisions = runLeastMemory(context);
+      decisions = runLeastMemory(context, options.waitAfterEveryStore);
       break;
     case OffloadPolicy::Naive:
       decisions = runNaive(context);

@@ -62,6 +62,10 @@ private:
     /// Its trial, when one ran: the planned copy is what the pass writes.
     std::optional<Trial> trial;
   };
+  /// The fastest variant of the least-memory plan that fits, else the one
+  /// with the least memory.
+  ChosenPlan chooseLeastMemoryPlan(func::FuncOp function, const Target &target,
+                                   const PlannerOptions &options);
   /// The plan the pass writes for `function` under its options.
   ChosenPlan choosePlan(func::FuncOp function, const Target &target,
                         const PlannerOptions &options);
@@ -347,12 +351,8 @@ PlanOffloadPass::choosePlan(func::FuncOp function, const Target &target,
                             const PlannerOptions &options) {
   if (policy != OffloadPolicy::HyperOffload)
     return {fitPlanToBudget(function, target, options).plan, std::nullopt};
-  if (leastMemory) {
-    PlannerOptions least = options;
-    least.leastMemory = true;
-    return {planOffload(function.getBody().front(), target, least),
-            std::nullopt};
-  }
+  if (leastMemory)
+    return chooseLeastMemoryPlan(function, target, options);
   FittedPlan fitted = fitPlanToBudget(function, target, options);
   // Early waits for stores relieve more ops at once but can leave the
   // static arena fragmented beyond the budget; then wait only at peaks.
@@ -669,9 +669,28 @@ PlanOffloadPass::ChosenPlan PlanOffloadPass::preferFasterGroupPlacement(
   // When nothing else fits, the plan with the least memory may: each op
   // then holds about its own working set, the memory lower bound.
   if (!best) {
-    PlannerOptions least = options;
-    least.leastMemory = true;
-    tryPlan(planOffload(function.getBody().front(), target, least));
+    ChosenPlan least = chooseLeastMemoryPlan(function, target, options);
+    if (scoreTrial(*least.trial, options.budget))
+      chosen = std::move(least);
+  }
+  return chosen;
+}
+
+PlanOffloadPass::ChosenPlan
+PlanOffloadPass::chooseLeastMemoryPlan(func::FuncOp function,
+                                       const Target &target,
+                                       const PlannerOptions &options) {
+  // Waiting only where the estimate overflows is faster; waiting after
+  // every store fits whatever the timing.
+  PlannerOptions least = options;
+  least.leastMemory = true;
+  ChosenPlan chosen;
+  for (bool waitAfterEveryStore : {false, true}) {
+    least.waitAfterEveryStore = waitAfterEveryStore;
+    chosen.plan = planOffload(function.getBody().front(), target, least);
+    chosen.trial = runTrial(function, target, options.budget, chosen.plan);
+    if (scoreTrial(*chosen.trial, options.budget))
+      break;
   }
   return chosen;
 }

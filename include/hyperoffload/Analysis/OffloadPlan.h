@@ -114,11 +114,14 @@ struct PlannerOptions {
   bool retimeLeadingStretches = false;
   /// HyperOffload policy, as a last resort: the plan with the least device
   /// memory, whatever it costs in time. Every gap is offloaded to the
-  /// fastest tier, stored right after its use with compute waiting for the
-  /// store before the next op, and fetched right before the next use, so
-  /// that each op has little more than what it reads and writes on the
-  /// device. ho-plan-offload takes it when no other plan fits the budget.
+  /// fastest tier, stored right after its use, and fetched right before
+  /// the next use. Compute waits for a store before the first op its
+  /// estimate puts over the budget, or, with `waitAfterEveryStore`, before
+  /// the very next op: then each op has little more than what it reads and
+  /// writes on the device, whatever the timing. ho-plan-offload takes it
+  /// when no other plan fits the budget.
   bool leastMemory = false;
+  bool waitAfterEveryStore = false;
 };
 
 /// Plans `body` (a function body) under `options`.

@@ -185,11 +185,12 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
 
     When no hyperoffload plan fits the budget, the pass takes the plan with
     the least device memory (`least-memory` asks for it outright): every gap
-    is offloaded, each op waits for the stores before it, each copy comes
-    back right before its use, and computed results go back to the caller
-    in the tier. Each op then holds little more than what it reads and
-    writes, so any budget at or above the memory lower bound is met, except
-    where the static arena's fragmentation exceeds the budget's slack.
+    is offloaded, each copy comes back right before its use, and computed
+    results go back to the caller in the tier. Compute waits for a store
+    where the memory is needed, or, when that does not fit, after every
+    store. Each op then holds little more than what it reads and writes, so
+    any budget at or above the memory lower bound is met, except where the
+    static arena's fragmentation exceeds the budget's slack.
 
     Before (budget too small for both caches):
     ```mlir

@@ -332,9 +332,10 @@ Why the numbers look this way:
   step.
 - **LLaMA3-8B decode at 128k** is bandwidth-bound: the weights and the KV
   cache exceed the budget, and what does not fit must come back every step.
-  The plan keeps the leading layers' weights resident and streams the rest
-  over every link the target has; it moves more than the bound counts,
-  since fetches need room to land while the weights in use are still live.
+  The plan keeps some layers' weights resident, spread over the step, and
+  streams the rest over every link the target has; it moves more than the
+  bound counts, since a resident weight holds its memory for the whole
+  step and fetches need room to land while the weights in use are live.
 - **LLaMA3-8B training on a slow host link** must store saved activations
   during the forward pass, when the device-to-host link is the bottleneck,
   and write the updated optimizer states back at the end of the step.

@@ -588,6 +588,18 @@ SmallVector<Decision> runWindow(PlanningContext &context,
     stretchOf[point] = stretchStart.empty() ? 0 : stretchStart.size() - 1;
   }
   stretchOf[liveness.getExitPoint()] = stretchOf[liveness.getExitPoint() - 1];
+  // Which layers keep their weights on the device.
+  uint64_t numStretches = std::max<size_t>(stretchStart.size(), 1);
+  uint64_t numResident =
+      std::min<uint64_t>(options.windowResidentLayers, numStretches);
+  auto isResident = [&](uint64_t stretch) {
+    if (!options.windowSpreadResidents)
+      return stretch < numResident;
+    // Evenly spaced from the first: where the count of resident layers so
+    // far steps up.
+    return llvm::divideCeil((stretch + 1) * numResident, numStretches) >
+           llvm::divideCeil(stretch * numResident, numStretches);
+  };
 
   SmallVector<Decision> decisions;
   // Weights the caller keeps in a tier, and which: only those can be
@@ -622,11 +634,13 @@ SmallVector<Decision> runWindow(PlanningContext &context,
             .empty())
       continue;
     unsigned stretch = stretchOf[gap.nextUse];
-    if (!remote.contains(gap.buffer) && stretch < options.windowResidentLayers)
+    if (!remote.contains(gap.buffer) && isResident(stretch))
       continue;
     unsigned issue = stretch >= options.windowLayers
                          ? stretchStart[stretch - options.windowLayers]
                          : 1;
+    if (options.windowFetchAtUse)
+      issue = gap.nextUse;
     MemoryTier tier = pickTier(gap.buffer);
     GapWindow window = context.placeBefore(gap, tier, issue);
     context.commit(gap, window);

@@ -62,6 +62,12 @@ private:
     /// Its trial, when one ran: the planned copy is what the pass writes.
     std::optional<Trial> trial;
   };
+  /// The fastest plan of the window policy in `streaming` with some
+  /// layers' weights resident, that fits `budget`.
+  std::optional<ChosenPlan> chooseResidentLayers(func::FuncOp function,
+                                                 const Target &target,
+                                                 int64_t budget,
+                                                 PlannerOptions streaming);
   /// The fastest variant of the least-memory plan that fits, else the one
   /// with the least memory.
   ChosenPlan chooseLeastMemoryPlan(func::FuncOp function, const Target &target,
@@ -616,15 +622,19 @@ PlanOffloadPass::ChosenPlan PlanOffloadPass::preferFasterGroupPlacement(
   // Nothing to gain when compute never waits.
   if (best && best->stallTime == 0)
     return chosen;
+  auto offer = [&](ChosenPlan candidate) {
+    std::optional<PlanScore> score =
+        scoreTrial(*candidate.trial, options.budget);
+    if (score && (!best || score->stepTime < best->stepTime)) {
+      best = score;
+      chosen = std::move(candidate);
+    }
+  };
   auto tryPlan = [&](OffloadPlan other) {
     if (other.isEmpty())
       return;
     Trial trial = runTrial(function, target, options.budget, other);
-    std::optional<PlanScore> score = scoreTrial(trial, options.budget);
-    if (score && (!best || score->stepTime < best->stepTime)) {
-      best = score;
-      chosen = {std::move(other), std::move(trial)};
-    }
+    offer({std::move(other), std::move(trial)});
   };
   auto consider = [&](const PlannerOptions &alternative) {
     tryPlan(fitPlanToBudget(function, target, alternative).plan);
@@ -643,28 +653,28 @@ PlanOffloadPass::ChosenPlan PlanOffloadPass::preferFasterGroupPlacement(
     alternative.windowLayers = layers;
     consider(alternative);
   }
-  // Streaming every layer moves more than the budget needs. Keep the
-  // weights of as many leading layers on the device as still fits, stream
-  // the rest, and fetch each as early as memory allows. Fewer resident
-  // layers only need less memory, so the most that fits is found by
-  // bisection.
-  alternative.windowLayers = options.windowLayers;
-  alternative.windowHoistFetches = true;
-  auto fits = [&](unsigned residentLayers) {
-    alternative.windowResidentLayers = residentLayers;
-    OffloadPlan other = fitPlanToBudget(function, target, alternative).plan;
-    return !other.isEmpty() &&
-           scoreTrial(runTrial(function, target, options.budget, other),
-                      options.budget);
+  // Streaming every layer moves more than the budget needs: keep some
+  // layers' weights on the device and stream the rest, each fetched as
+  // early as memory allows. How much room a streamed layer needs decides
+  // how many can stay: fetched a window ahead (as ZeRO-Infinity does), as
+  // its layer starts, or right before each use (least room, if the
+  // hoisting then finds the time); and the leading layers resident, or
+  // layers spread over the step.
+  struct Streaming {
+    unsigned windowLayers;
+    bool spreadResidents;
+    bool fetchAtUse;
   };
-  if (fits(0)) {
-    unsigned low = 0, high = kMaxResidentLayers;
-    while (high - low > 1) {
-      unsigned middle = low + (high - low) / 2;
-      (fits(middle) ? low : high) = middle;
-    }
-    alternative.windowResidentLayers = low;
-    consider(alternative);
+  for (Streaming streaming :
+       {Streaming{options.windowLayers, false, false},
+        Streaming{0, true, false}, Streaming{0, true, true}}) {
+    alternative.windowLayers = streaming.windowLayers;
+    alternative.windowHoistFetches = true;
+    alternative.windowSpreadResidents = streaming.spreadResidents;
+    alternative.windowFetchAtUse = streaming.fetchAtUse;
+    if (std::optional<ChosenPlan> streamed =
+            chooseResidentLayers(function, target, options.budget, alternative))
+      offer(std::move(*streamed));
   }
   // When nothing else fits, the plan with the least memory may: each op
   // then holds about its own working set, the memory lower bound.
@@ -674,6 +684,50 @@ PlanOffloadPass::ChosenPlan PlanOffloadPass::preferFasterGroupPlacement(
       chosen = std::move(least);
   }
   return chosen;
+}
+
+std::optional<PlanOffloadPass::ChosenPlan>
+PlanOffloadPass::chooseResidentLayers(func::FuncOp function,
+                                      const Target &target, int64_t budget,
+                                      PlannerOptions streaming) {
+  std::optional<ChosenPlan> fastest;
+  double fastestTime = 0;
+  llvm::DenseMap<unsigned, double> stepTimes;
+  // Whether the plan with `residentLayers` fits; keeps the fastest.
+  auto fits = [&](unsigned residentLayers) {
+    streaming.windowResidentLayers = residentLayers;
+    OffloadPlan plan = fitPlanToBudget(function, target, streaming).plan;
+    if (plan.isEmpty())
+      return false;
+    Trial trial = runTrial(function, target, budget, plan);
+    std::optional<PlanScore> score = scoreTrial(trial, budget);
+    if (!score)
+      return false;
+    if (!fastest || score->stepTime < fastestTime) {
+      fastest = ChosenPlan{std::move(plan), std::move(trial)};
+      fastestTime = score->stepTime;
+    }
+    stepTimes[residentLayers] = score->stepTime;
+    return true;
+  };
+  // Fewer resident layers need less memory: the most that fit, by
+  // bisection.
+  if (!fits(0))
+    return std::nullopt;
+  unsigned low = 0, high = kMaxResidentLayers;
+  while (high - low > 1) {
+    unsigned middle = low + (high - low) / 2;
+    (fits(middle) ? low : high) = middle;
+  }
+  // Each resident layer moves a layer less but leaves less room to fetch
+  // ahead: step down from the most while that is faster.
+  for (unsigned layers = low; layers > 0; --layers) {
+    if (!stepTimes.contains(layers - 1) && !fits(layers - 1))
+      break;
+    if (stepTimes[layers - 1] >= stepTimes[layers])
+      break;
+  }
+  return fastest;
 }
 
 PlanOffloadPass::ChosenPlan

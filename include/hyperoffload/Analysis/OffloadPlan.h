@@ -104,6 +104,16 @@ struct PlannerOptions {
   /// layer at the window (0, false).
   unsigned windowResidentLayers = 0;
   bool windowHoistFetches = false;
+  /// Window policy, as the planner uses it: the resident layers spread
+  /// evenly over the step, the first included, rather than the leading
+  /// ones. A link that fetches ahead while a resident layer runs then holds
+  /// one stretch's worth of early copies at a time, not all of them at
+  /// once, which leaves room for more resident layers.
+  bool windowSpreadResidents = false;
+  /// Window policy: issue each fetch right before its use instead of at a
+  /// layer's start (before any hoisting), so that only the tensor in use
+  /// needs room, not its whole layer.
+  bool windowFetchAtUse = false;
   /// HyperOffload policy: a gap that must wait for its store waits before
   /// the first op in the gap over the budget, not only before the peak.
   bool earlyStoreWaits = true;

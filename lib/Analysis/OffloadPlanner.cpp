@@ -595,8 +595,9 @@ SmallVector<Decision> runWindow(PlanningContext &context,
   auto isResident = [&](uint64_t stretch) {
     if (!options.windowSpreadResidents)
       return stretch < numResident;
-    // Evenly spaced from the first: where the count of resident layers so
-    // far steps up.
+    // Evenly spaced from the first: layer floor(m * numStretches /
+    // numResident) for each m < numResident, where [stretch, stretch + 1)
+    // scaled by numResident / numStretches holds an integer.
     return llvm::divideCeil((stretch + 1) * numResident, numStretches) >
            llvm::divideCeil(stretch * numResident, numStretches);
   };

@@ -1,0 +1,129 @@
+//===- OffloadPlannerTest.cpp - Placements checked by hand ----------------===//
+//
+// The window placement's knobs on a chain of eight named layers, each with
+// an attention op that reads no weight and an MLP op that reads its layer's
+// weight: which weights stay resident, and where their fetches are issued.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Analysis/OffloadPlan.h"
+
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+constexpr unsigned kNumLayers = 8;
+
+/// Layer i's attention op is at point 2i + 1, its MLP op (which reads
+/// weight argument i + 1) at 2i + 2.
+std::string buildLayers() {
+  std::string arguments = "%x: tensor<1000xf32>";
+  std::string body;
+  std::string previous = "%x";
+  for (unsigned layer = 0; layer < kNumLayers; ++layer) {
+    arguments += llvm::formatv(
+        ", %w{0}: tensor<250000xf32> {{ho.role = \"weight\"}", layer);
+    body += llvm::formatv(
+        "  %a{0} = ho.compute \"attention\"({1}) {{flops = 1000000 : i64} "
+        ": (tensor<1000xf32>) -> tensor<1000xf32> loc(\"layer {0} / "
+        "attention\")\n"
+        "  %m{0} = ho.compute \"matmul\"(%a{0}, %w{0}) {{flops = 1000000 : "
+        "i64} : (tensor<1000xf32>, tensor<250000xf32>) -> tensor<1000xf32> "
+        "loc(\"layer {0} / mlp\")\n",
+        layer, previous);
+    previous = llvm::formatv("%m{0}", layer);
+  }
+  return llvm::formatv("func.func @f({0}) -> tensor<1000xf32> {{\n{1}  "
+                       "return {2} : tensor<1000xf32>\n}",
+                       arguments, body, previous);
+}
+
+class OffloadPlannerTest : public ::testing::Test {
+protected:
+  OffloadPlannerTest() {
+    context.loadDialect<HODialect, func::FuncDialect>();
+    target.name = "round-numbers";
+    target.device.peakFlopsF32 = target.device.peakFlopsBF16 =
+        target.device.peakFlopsFP8 = 1e12;
+    target.device.hbmCapacity = int64_t(1) << 30;
+    target.device.hbmBandwidth = 1e12;
+    LinkModel link;
+    link.bandwidthToDevice = link.bandwidthFromDevice = 1e9;
+    link.capacity = int64_t(1) << 40;
+    target.links[static_cast<unsigned>(MemoryTier::pool)] = link;
+    module = parseSourceString<ModuleOp>(buildLayers(), &context);
+    options.policy = OffloadPolicy::Window;
+    options.budget = target.device.hbmCapacity;
+  }
+
+  OffloadPlan plan() {
+    auto function = *module->getOps<func::FuncOp>().begin();
+    return planOffload(function.getBody().front(), target, options);
+  }
+
+  /// The layers whose weights the plan keeps on the device.
+  static SmallVector<unsigned> getResidentLayers(const OffloadPlan &plan) {
+    SmallVector<unsigned> resident;
+    for (unsigned layer = 0; layer < kNumLayers; ++layer)
+      if (llvm::none_of(plan.remoteArguments, [&](const RemoteArgument &arg) {
+            return arg.index == layer + 1;
+          }))
+        resident.push_back(layer);
+    return resident;
+  }
+
+  MLIRContext context;
+  Target target;
+  OwningOpRef<ModuleOp> module;
+  PlannerOptions options;
+};
+
+TEST_F(OffloadPlannerTest, ResidentLayersLeadOrSpread) {
+  ASSERT_TRUE(module);
+  options.windowResidentLayers = 2;
+  EXPECT_EQ(getResidentLayers(plan()), (SmallVector<unsigned>{0, 1}));
+  // Layer floor(m * 8 / k) for each m < k: every fourth from the first...
+  options.windowSpreadResidents = true;
+  EXPECT_EQ(getResidentLayers(plan()), (SmallVector<unsigned>{0, 4}));
+  // ...or 8/3 apart, rounded down.
+  options.windowResidentLayers = 3;
+  EXPECT_EQ(getResidentLayers(plan()), (SmallVector<unsigned>{0, 2, 5}));
+  // More than there are layers keeps them all.
+  options.windowResidentLayers = 100;
+  EXPECT_TRUE(plan().isEmpty());
+}
+
+TEST_F(OffloadPlannerTest, FetchAtLayerStartOrAtUse) {
+  ASSERT_TRUE(module);
+  // Each weight's gap is its stretch before its first use, at 2i + 2.
+  auto expectFetchesBefore = [&](auto pointOfLayer) {
+    OffloadPlan planned = plan();
+    ASSERT_EQ(planned.gaps.size(), kNumLayers);
+    for (const PlannedGap &gap : planned.gaps) {
+      unsigned layer = (gap.nextUse - 2) / 2;
+      EXPECT_EQ(gap.prefetchBefore, pointOfLayer(layer)) << "layer " << layer;
+    }
+  };
+  // Two layers ahead: as layer i - 2 starts (its attention op), the first
+  // two layers at the first op.
+  options.windowLayers = 2;
+  expectFetchesBefore(
+      [](unsigned layer) { return layer < 2 ? 1 : 2 * (layer - 2) + 1; });
+  // As the layer itself starts.
+  options.windowLayers = 0;
+  expectFetchesBefore([](unsigned layer) { return 2 * layer + 1; });
+  // Right before the use, whatever the window.
+  options.windowLayers = 2;
+  options.windowFetchAtUse = true;
+  expectFetchesBefore([](unsigned layer) { return 2 * layer + 2; });
+}
+} // namespace

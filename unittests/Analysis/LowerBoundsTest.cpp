@@ -8,6 +8,8 @@
 
 #include "hyperoffload/Analysis/LowerBounds.h"
 
+#include "RoundNumbersTarget.h"
+
 #include "hyperoffload/Dialect/HO/HODialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,20 +32,6 @@ class LowerBoundsTest : public ::testing::Test {
 protected:
   LowerBoundsTest() {
     context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
-    target.name = "round-numbers";
-    target.device.peakFlopsF32 = target.device.peakFlopsBF16 =
-        target.device.peakFlopsFP8 = 1e12;
-    target.device.hbmCapacity = int64_t(1) << 30;
-    target.device.hbmBandwidth = 1e12;
-    target.device.collectiveBandwidth = 1e9;
-    target.links[static_cast<unsigned>(MemoryTier::pool)] = makeLink(1e9);
-  }
-
-  static LinkModel makeLink(double bandwidth) {
-    LinkModel link;
-    link.bandwidthToDevice = link.bandwidthFromDevice = bandwidth;
-    link.capacity = int64_t(1) << 40;
-    return link;
   }
 
   LowerBounds compute(llvm::StringRef ir, int64_t budget) {
@@ -63,7 +51,7 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
-  Target target;
+  Target target = makeRoundNumbersTarget();
 };
 
 // A view and an in-place update share their source's buffer: the 4000-byte
@@ -262,7 +250,8 @@ TEST_F(LowerBoundsTest, AUseBetweenPressurePointsNeedsTwoFetches) {
 // A remote argument that an op uses crosses its own link at least once; one
 // that is prefetched but never used need not.
 TEST_F(LowerBoundsTest, UsedRemoteArgumentsCrossTheirLink) {
-  target.links[static_cast<unsigned>(MemoryTier::host)] = makeLink(0.5e9);
+  target.links[static_cast<unsigned>(MemoryTier::host)] =
+      makeRoundNumbersLink(0.5e9);
   LowerBounds bounds = compute(R"mlir(
     func.func @f(%p: !ho.remote<tensor<250000xf32>>,
                  %h: !ho.remote<tensor<250000xf32>, host>,
@@ -292,7 +281,8 @@ TEST_F(LowerBoundsTest, UsedRemoteArgumentsCrossTheirLink) {
 
 // With two links, spilled bytes may take either: they share the load.
 TEST_F(LowerBoundsTest, SpillMayUseEveryLink) {
-  target.links[static_cast<unsigned>(MemoryTier::host)] = makeLink(1e9);
+  target.links[static_cast<unsigned>(MemoryTier::host)] =
+      makeRoundNumbersLink(1e9);
   LowerBounds bounds = compute(kPressure, 2 * kMB);
   ASSERT_EQ(bounds.transfers.size(), 2u);
   EXPECT_EQ(bounds.transfers[0].tier, std::nullopt);

@@ -8,6 +8,8 @@
 
 #include "hyperoffload/Analysis/OffloadPlan.h"
 
+#include "RoundNumbersTarget.h"
+
 #include "hyperoffload/Dialect/HO/HODialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -51,15 +53,6 @@ class OffloadPlannerTest : public ::testing::Test {
 protected:
   OffloadPlannerTest() {
     context.loadDialect<HODialect, func::FuncDialect>();
-    target.name = "round-numbers";
-    target.device.peakFlopsF32 = target.device.peakFlopsBF16 =
-        target.device.peakFlopsFP8 = 1e12;
-    target.device.hbmCapacity = int64_t(1) << 30;
-    target.device.hbmBandwidth = 1e12;
-    LinkModel link;
-    link.bandwidthToDevice = link.bandwidthFromDevice = 1e9;
-    link.capacity = int64_t(1) << 40;
-    target.links[static_cast<unsigned>(MemoryTier::pool)] = link;
     module = parseSourceString<ModuleOp>(buildLayers(), &context);
     options.policy = OffloadPolicy::Window;
     options.budget = target.device.hbmCapacity;
@@ -82,7 +75,7 @@ protected:
   }
 
   MLIRContext context;
-  Target target;
+  Target target = makeRoundNumbersTarget();
   OwningOpRef<ModuleOp> module;
   PlannerOptions options;
 };

@@ -8,6 +8,8 @@
 
 #include "hyperoffload/Simulation/Simulator.h"
 
+#include "RoundNumbersTarget.h"
+
 #include "hyperoffload/Dialect/HO/HODialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,20 +27,7 @@ constexpr double kTolerance = 1e-12;
 
 class SimulatorTest : public ::testing::Test {
 protected:
-  SimulatorTest() {
-    context.loadDialect<HODialect, func::FuncDialect>();
-    target.name = "round-numbers";
-    target.device.peakFlopsF32 = target.device.peakFlopsBF16 =
-        target.device.peakFlopsFP8 = 1e12;
-    target.device.hbmCapacity = int64_t(1) << 30;
-    target.device.hbmBandwidth = 1e12;
-    target.device.collectiveBandwidth = 1e9;
-    LinkModel pool;
-    pool.bandwidthToDevice = pool.bandwidthFromDevice = 1e9;
-    pool.queuesPerDirection = 1;
-    pool.capacity = int64_t(1) << 40;
-    target.links[static_cast<unsigned>(MemoryTier::pool)] = pool;
-  }
+  SimulatorTest() { context.loadDialect<HODialect, func::FuncDialect>(); }
 
   LinkModel &pool() { return *target.getLink(MemoryTier::pool); }
 
@@ -55,7 +44,7 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
-  Target target;
+  Target target = makeRoundNumbersTarget();
 };
 
 // A 1 MB prefetch issued before 1 ms of compute, awaited after it.

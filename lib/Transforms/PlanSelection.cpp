@@ -1,0 +1,397 @@
+//===- PlanSelection.cpp - Which plan ho-plan-offload writes --------------===//
+
+#include "PlanSelection.h"
+
+#include "PlanWriter.h"
+#include "StaticPlan.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
+                                              const Target &target,
+                                              const PlannerOptions &options) {
+  if (policy != OffloadPolicy::HyperOffload)
+    return {fitPlanToBudget(function, target, options).plan, std::nullopt};
+  if (leastMemory)
+    return chooseLeastMemoryPlan(function, target, options);
+  FittedPlan fitted = fitPlanToBudget(function, target, options);
+  // Early waits for stores relieve more ops at once but can leave the
+  // static arena fragmented beyond the budget; then wait only at peaks.
+  if (!fitted.trial) {
+    PlannerOptions lateWaits = options;
+    lateWaits.earlyStoreWaits = false;
+    FittedPlan other = fitPlanToBudget(function, target, lateWaits);
+    if (other.trial)
+      fitted = std::move(other);
+  }
+  return preferFasterGroupPlacement(function, target, options,
+                                    std::move(fitted));
+}
+
+bool PlanSelector::write(func::FuncOp function, const Target &target,
+                         int64_t budget, ChosenPlan chosen) {
+  bool fits;
+  if (chosen.trial && succeeded(chosen.trial->result)) {
+    // The trial wrote and repaired the plan on a copy already.
+    func::FuncOp planned = *chosen.trial->planned;
+    function.getBody().takeBody(planned.getBody());
+    function.setFunctionType(planned.getFunctionType());
+    fits = !chosen.trial->result->outOfMemory;
+  } else {
+    PlanWriter(function, BufferLiveness(function.getBody().front(),
+                                        target.device.allocationGranularity))
+        .write(chosen.plan);
+    delayPrematurePrefetches(function, target, budget);
+    // The baselines are scored as their sources place transfers. The plan
+    // waits for its stores where the run would overflow.
+    fits = policy == OffloadPolicy::HyperOffload &&
+           waitForStoresAtOverflows(function, target, budget);
+  }
+  return fits;
+}
+
+/// How plans are tried: the live bytes, on the ideal allocator, in the
+/// budget, without a timeline.
+static SimulationOptions getTrialSimulation(int64_t budget) {
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Ideal;
+  simulation.budget = budget;
+  simulation.recordTimeline = false;
+  return simulation;
+}
+
+/// How many times delayPrematurePrefetches simulates at most. A plan that
+/// offloads after every use (naive) can drop one gap per layer and round
+/// until its gaps are long enough: a dozen rounds on DeepSeek-V3 at long
+/// contexts.
+static constexpr unsigned kMaxPrefetchRounds = 16;
+
+void PlanSelector::delayPrematurePrefetches(func::FuncOp function,
+                                            const Target &target,
+                                            int64_t budget) {
+  // Under contention a store can finish later than the planner's timeline
+  // said, and a prefetch of its copy would then start too early. Issue such
+  // a prefetch before the first op that starts after the store completes
+  // (at the latest right before its await); that only shortens how long it
+  // holds memory. When even the await comes too early, the gap is not
+  // offloaded after all.
+  //
+  // Moving some prefetches delays other stores, so a prefetch can be early
+  // again; then it goes right before its await, and if that is still
+  // early, its gap is dropped.
+  SimulationOptions simulation = getTrialSimulation(budget);
+  llvm::DenseSet<Operation *> delayedBefore;
+  for (unsigned attempt = 0; attempt < kMaxPrefetchRounds; ++attempt) {
+    FailureOr<SimulationResult> result =
+        simulate(function.getBody().front(), target, simulation);
+    if (failed(result) || result->prematurePrefetches.empty())
+      return;
+    for (const PrematurePrefetch &premature : result->prematurePrefetches) {
+      auto prefetch = cast<PrefetchOp>(premature.prefetch);
+      Operation *await = *prefetch.getResult().getUsers().begin();
+      Operation *target = await;
+      bool again = !delayedBefore.insert(prefetch).second;
+      for (Operation *op = prefetch->getNextNode(); op && op != await;
+           op = op->getNextNode()) {
+        auto issued = result->issueTimes.find(op);
+        if (issued != result->issueTimes.end() &&
+            issued->second >= premature.offloadEnd) {
+          target = op;
+          break;
+        }
+      }
+      if (target != await) {
+        prefetch->moveBefore(again ? await : target);
+        continue;
+      }
+      // The next use comes before the store can complete: keep the data on
+      // the device over this gap instead.
+      auto offload = cast<OffloadOp>(premature.offload);
+      await->getResult(0).replaceAllUsesWith(offload.getSource());
+      await->erase();
+      prefetch->erase();
+      // Waiting for the store would free nothing now.
+      for (Operation *user : llvm::make_early_inc_range(offload->getUsers()))
+        if (isa<WaitOffloadOp>(user))
+          user->erase();
+      if (offload->use_empty())
+        offload->erase();
+    }
+  }
+}
+
+/// How many times waitForStoresAtOverflows simulates at most.
+static constexpr unsigned kMaxOverflowRounds = 16;
+
+bool PlanSelector::waitForStoresAtOverflows(func::FuncOp function,
+                                            const Target &target,
+                                            int64_t budget) {
+  // The planning timeline frees a stored buffer when its copy should have
+  // landed; where compute runs ahead of that timeline, or the link is
+  // slower than it, an op can need that memory while the copy is still in
+  // flight, and the run overflows. Waiting for the store right before that
+  // op keeps the budget at the cost of a stall: the store that lands first
+  // each time, until the run fits.
+  SimulationOptions simulation = getTrialSimulation(budget);
+  Block &body = function.getBody().front();
+  for (unsigned round = 0; round <= kMaxOverflowRounds; ++round) {
+    FailureOr<SimulationResult> run = simulate(body, target, simulation);
+    if (failed(run))
+      return false;
+    if (!run->outOfMemory)
+      return true;
+    // Arguments that do not fit at entry have no store to wait for.
+    if (!run->firstOutOfMemoryOp || round == kMaxOverflowRounds)
+      return false;
+    Operation *overflow = body.findAncestorOpInBlock(*run->firstOutOfMemoryOp);
+    double time = run->issueTimes.lookup(overflow);
+    BufferLiveness liveness(body, target.device.allocationGranularity);
+    OffloadOp first;
+    double firstEnd = 0;
+    for (Operation &op : body) {
+      if (&op == overflow)
+        break;
+      auto offload = dyn_cast<OffloadOp>(op);
+      const BufferInfo *buffer =
+          offload ? liveness.lookup(offload.getSource()) : nullptr;
+      if (!buffer)
+        continue;
+      // Still allocated, and freed by this store: no use of the buffer on
+      // the device from the overflowing op on, that op included.
+      double end = run->lifetimes[buffer->id].end;
+      if (end <= time || llvm::any_of(buffer->aliases, [&](Value alias) {
+            return llvm::any_of(alias.getUsers(), [&](Operation *user) {
+              Operation *owner = body.findAncestorOpInBlock(*user);
+              return owner && !owner->isBeforeInBlock(overflow) &&
+                     !isa<OffloadOp>(owner);
+            });
+          }))
+        continue;
+      if (!first || end < firstEnd) {
+        first = offload;
+        firstEnd = end;
+      }
+    }
+    if (!first)
+      return false;
+    OpBuilder builder(overflow);
+    WaitOffloadOp::create(builder, overflow->getLoc(), first.getResult());
+  }
+  return false;
+}
+
+PlanSelector::Trial PlanSelector::runTrial(func::FuncOp function,
+                                           const Target &target, int64_t budget,
+                                           const OffloadPlan &plan) {
+  Trial trial{function.clone(), failure()};
+  func::FuncOp copy = *trial.planned;
+  Block &body = copy.getBody().front();
+  PlanWriter(copy, BufferLiveness(body, target.device.allocationGranularity))
+      .write(plan);
+  delayPrematurePrefetches(copy, target, budget);
+  SimulationOptions simulation = getTrialSimulation(budget);
+  trial.result = simulate(body, target, simulation);
+  if (succeeded(trial.result) && trial.result->outOfMemory) {
+    waitForStoresAtOverflows(copy, target, budget);
+    trial.result = simulate(body, target, simulation);
+  }
+  if (succeeded(trial.result)) {
+    // The static memory plan the pipeline will assign must fit, not just
+    // the live bytes.
+    BufferLiveness planned(body, target.device.allocationGranularity);
+    trial.arena = assignOffsets(planned, *trial.result, budget).getArenaSize();
+  }
+  return trial;
+}
+
+PlanSelector::FittedPlan PlanSelector::fitPlanToBudget(func::FuncOp function,
+                                                       const Target &target,
+                                                       PlannerOptions options) {
+  // The planner's timeline is an estimate: a store may take longer under
+  // contention and keep its buffer a little longer, and a static memory
+  // plan adds some fragmentation. A policy that honours the budget is
+  // checked on the simulator and the offsets it leads to, and replanned
+  // against a budget lowered by the excess, a few times at most.
+  Block &original = function.getBody().front();
+  OffloadPlan plan = planOffload(original, target, options);
+  bool honoursBudget =
+      options.policy == OffloadPolicy::HyperOffload ||
+      (options.policy == OffloadPolicy::Window && options.windowHoistFetches);
+  if (!honoursBudget)
+    return {options, plan, std::nullopt};
+  int64_t budget = options.budget;
+  for (unsigned attempt = 1;; ++attempt) {
+    if (plan.estimatedPeak > options.budget)
+      return {options, plan, std::nullopt};
+    Trial trial = runTrial(function, target, budget, plan);
+    if (failed(trial.result) || trial.arena <= budget)
+      return {options, plan, std::move(trial)};
+    // Ask for the excess below what this plan reached, not below the
+    // previous target: a plan that already met that target would otherwise
+    // come back unchanged.
+    options.budget =
+        std::min(options.budget, plan.estimatedPeak) - (trial.arena - budget);
+    plan = planOffload(original, target, options);
+    if (attempt == 4)
+      return {options, plan, std::nullopt};
+  }
+}
+
+std::optional<PlanSelector::PlanScore>
+PlanSelector::scoreTrial(const Trial &trial, int64_t budget) {
+  if (failed(trial.result) || !trial.result->prematurePrefetches.empty() ||
+      trial.arena > budget)
+    return std::nullopt;
+  return PlanScore{trial.result->stepTime, trial.result->stallTime};
+}
+
+/// The most leading layers whose weights a streamed placement keeps on the
+/// device; a bound for the bisection, above any model's depth.
+static constexpr unsigned kMaxResidentLayers = 1024;
+
+PlanSelector::ChosenPlan PlanSelector::preferFasterGroupPlacement(
+    func::FuncOp function, const Target &target, PlannerOptions options,
+    FittedPlan fitted) {
+  // When the links cannot hide what must move, placing whole groups at
+  // once can keep a link busier than timing gaps one by one: all saved
+  // activations out and back (pt2), whole layers of weights a few layers
+  // ahead (window), every KV cache and optimizer state (naive), or every
+  // long gap (distance). The simulator decides: such a placement that fits
+  // the budget and is faster replaces the plan, so the plan is never worse
+  // than a compiled baseline on its static memory plan.
+  // Fitting the plan may have run its trial already.
+  ChosenPlan chosen{std::move(fitted.plan), std::move(fitted.trial)};
+  if (!chosen.trial)
+    chosen.trial = runTrial(function, target, options.budget, chosen.plan);
+  std::optional<PlanScore> best = scoreTrial(*chosen.trial, options.budget);
+  // Nothing to gain when compute never waits.
+  if (best && best->stallTime == 0)
+    return chosen;
+  // Takes `candidate` when it fits and is faster.
+  auto offer = [&](ChosenPlan &candidate) {
+    std::optional<PlanScore> score =
+        scoreTrial(*candidate.trial, options.budget);
+    if (score && (!best || score->stepTime < best->stepTime)) {
+      best = score;
+      chosen = std::move(candidate);
+    }
+  };
+  auto tryPlan = [&](OffloadPlan other) {
+    if (other.isEmpty())
+      return;
+    Trial trial = runTrial(function, target, options.budget, other);
+    ChosenPlan candidate{std::move(other), std::move(trial)};
+    offer(candidate);
+  };
+  auto consider = [&](const PlannerOptions &alternative) {
+    tryPlan(fitPlanToBudget(function, target, alternative).plan);
+  };
+  PlannerOptions alternative = options;
+  alternative.retimeLeadingStretches = true;
+  consider(alternative);
+  alternative.retimeLeadingStretches = false;
+  for (OffloadPolicy policy :
+       {OffloadPolicy::PT2, OffloadPolicy::Naive, OffloadPolicy::Distance}) {
+    alternative.policy = policy;
+    consider(alternative);
+  }
+  alternative.policy = OffloadPolicy::Window;
+  for (unsigned layers : {1u, 2u, 3u}) {
+    alternative.windowLayers = layers;
+    consider(alternative);
+  }
+  // Streaming every layer moves more than the budget needs: keep some
+  // layers' weights on the device and stream the rest, each fetched as
+  // early as memory allows. How much room a streamed layer needs decides
+  // how many can stay: fetched a window ahead (as ZeRO-Infinity does), as
+  // its layer starts, or right before each use (least room, if the
+  // hoisting then finds the time); and the leading layers resident, or
+  // layers spread over the step.
+  struct Streaming {
+    unsigned windowLayers;
+    bool spreadResidents;
+    bool fetchAtUse;
+  };
+  for (Streaming streaming :
+       {Streaming{options.windowLayers, false, false},
+        Streaming{0, true, false}, Streaming{0, true, true}}) {
+    alternative.windowLayers = streaming.windowLayers;
+    alternative.windowHoistFetches = true;
+    alternative.windowSpreadResidents = streaming.spreadResidents;
+    alternative.windowFetchAtUse = streaming.fetchAtUse;
+    if (std::optional<ChosenPlan> streamed =
+            chooseResidentLayers(function, target, options.budget, alternative))
+      offer(*streamed);
+  }
+  // When nothing else fits, the plan with the least memory may: each op
+  // then holds about its own working set, the memory lower bound.
+  if (!best) {
+    ChosenPlan least = chooseLeastMemoryPlan(function, target, options);
+    if (scoreTrial(*least.trial, options.budget))
+      chosen = std::move(least);
+  }
+  return chosen;
+}
+
+std::optional<PlanSelector::ChosenPlan>
+PlanSelector::chooseResidentLayers(func::FuncOp function, const Target &target,
+                                   int64_t budget, PlannerOptions streaming) {
+  std::optional<ChosenPlan> fastest;
+  double fastestTime = 0;
+  llvm::DenseMap<unsigned, double> stepTimes;
+  // Whether the plan with `residentLayers` fits; keeps the fastest.
+  auto fits = [&](unsigned residentLayers) {
+    streaming.windowResidentLayers = residentLayers;
+    OffloadPlan plan = fitPlanToBudget(function, target, streaming).plan;
+    if (plan.isEmpty())
+      return false;
+    Trial trial = runTrial(function, target, budget, plan);
+    std::optional<PlanScore> score = scoreTrial(trial, budget);
+    if (!score)
+      return false;
+    if (!fastest || score->stepTime < fastestTime) {
+      fastest = ChosenPlan{std::move(plan), std::move(trial)};
+      fastestTime = score->stepTime;
+    }
+    stepTimes[residentLayers] = score->stepTime;
+    return true;
+  };
+  // Fewer resident layers need less memory: the most that fit, by
+  // bisection.
+  if (!fits(0))
+    return std::nullopt;
+  unsigned low = 0, high = kMaxResidentLayers;
+  while (high - low > 1) {
+    unsigned middle = low + (high - low) / 2;
+    (fits(middle) ? low : high) = middle;
+  }
+  // Each resident layer moves a layer less but leaves less room to fetch
+  // ahead: step down from the most while that is faster.
+  for (unsigned layers = low; layers > 0; --layers) {
+    if (!stepTimes.contains(layers - 1) && !fits(layers - 1))
+      break;
+    if (stepTimes[layers - 1] >= stepTimes[layers])
+      break;
+  }
+  return fastest;
+}
+
+PlanSelector::ChosenPlan
+PlanSelector::chooseLeastMemoryPlan(func::FuncOp function, const Target &target,
+                                    const PlannerOptions &options) {
+  // Waiting only where the estimate overflows is faster; waiting after
+  // every store fits whatever the timing.
+  PlannerOptions least = options;
+  least.leastMemory = true;
+  ChosenPlan chosen;
+  for (bool waitAfterEveryStore : {false, true}) {
+    least.waitAfterEveryStore = waitAfterEveryStore;
+    chosen.plan = planOffload(function.getBody().front(), target, least);
+    chosen.trial = runTrial(function, target, options.budget, chosen.plan);
+    if (scoreTrial(*chosen.trial, options.budget))
+      break;
+  }
+  return chosen;
+}

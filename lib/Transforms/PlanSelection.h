@@ -1,0 +1,112 @@
+//===- PlanSelection.h - Which plan ho-plan-offload writes ------*- C++ -*-===//
+//
+// A policy's plan is an estimate made on the planner's own timeline; the
+// simulator has the last word. For the hyperoffload policy, candidates are
+// written into copies of the function and simulated in the budget, with the
+// static arena they need: the planner's plan (refitted to a lowered budget
+// when the arena overflows), group placements (pt2, naive, distance,
+// window, streamed weights with resident layers) and, when nothing else
+// fits, the least-memory plan. The fastest that fits is written; its copy,
+// with premature prefetches delayed and waits added where the run would
+// overflow, becomes the function's body. Baselines are written as their
+// policies place transfers.
+//
+// This sits above the simulator, which depends on the analyses, so it
+// lives with the passes rather than in Analysis/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H
+#define HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H
+
+#include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Simulation/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+
+namespace mlir {
+namespace ho {
+
+/// Chooses and writes the plan of one function at a time for a policy.
+class PlanSelector {
+public:
+  /// `leastMemory` asks the hyperoffload policy for its least-memory plan
+  /// outright.
+  PlanSelector(OffloadPolicy policy, bool leastMemory)
+      : policy(policy), leastMemory(leastMemory) {}
+
+  /// `plan` written into a copy of a function as the pass writes it, and
+  /// simulated in a budget on the ideal allocator, with the arena its static
+  /// memory plan needs.
+  struct Trial {
+    OwningOpRef<func::FuncOp> planned;
+    FailureOr<SimulationResult> result;
+    int64_t arena = 0;
+  };
+  struct ChosenPlan {
+    OffloadPlan plan;
+    /// Its trial, when one ran: the planned copy is what the pass writes.
+    std::optional<Trial> trial;
+  };
+
+  /// The plan to write for `function` under `options`.
+  ChosenPlan choose(func::FuncOp function, const Target &target,
+                    const PlannerOptions &options);
+  /// Writes `chosen` into `function`; returns whether the simulated run
+  /// fits `budget` (always false for the baselines, which do not check).
+  bool write(func::FuncOp function, const Target &target, int64_t budget,
+             ChosenPlan chosen);
+
+private:
+  Trial runTrial(func::FuncOp function, const Target &target, int64_t budget,
+                 const OffloadPlan &plan);
+
+  struct FittedPlan {
+    /// What it was planned with: the budget may be lowered.
+    PlannerOptions options;
+    OffloadPlan plan;
+    /// The trial of `plan` itself in the original budget, when one ran.
+    std::optional<Trial> trial;
+  };
+  FittedPlan fitPlanToBudget(func::FuncOp function, const Target &target,
+                             PlannerOptions options);
+  /// The fastest plan of the window policy in `streaming` with some
+  /// layers' weights resident, that fits `budget`.
+  std::optional<ChosenPlan> chooseResidentLayers(func::FuncOp function,
+                                                 const Target &target,
+                                                 int64_t budget,
+                                                 PlannerOptions streaming);
+  /// The fastest variant of the least-memory plan that fits, else the one
+  /// with the least memory.
+  ChosenPlan chooseLeastMemoryPlan(func::FuncOp function, const Target &target,
+                                   const PlannerOptions &options);
+  void delayPrematurePrefetches(func::FuncOp function, const Target &target,
+                                int64_t budget);
+  /// Makes compute wait for the stores still copying where the run first
+  /// overflows the budget, and repeats; returns whether the run then fits.
+  bool waitForStoresAtOverflows(func::FuncOp function, const Target &target,
+                                int64_t budget);
+  struct PlanScore {
+    double stepTime;
+    double stallTime;
+  };
+  /// How a trial ran, when its static memory plan fits `budget` and no
+  /// prefetch starts before its store completes.
+  static std::optional<PlanScore> scoreTrial(const Trial &trial,
+                                             int64_t budget);
+  ChosenPlan preferFasterGroupPlacement(func::FuncOp function,
+                                        const Target &target,
+                                        PlannerOptions options,
+                                        FittedPlan fitted);
+
+  OffloadPolicy policy;
+  bool leastMemory;
+};
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H

@@ -1,0 +1,80 @@
+//===- PlanWriter.h - Write an offload plan into a function -----*- C++ -*-===//
+//
+// Turns an offload plan (Analysis/OffloadPlan.h) into IR: transfers at the
+// planned points, later uses switched to the fetched copies, and remote
+// arguments and results in the function type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_PLANWRITER_H
+#define HYPEROFFLOAD_LIB_TRANSFORMS_PLANWRITER_H
+
+#include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Analysis/OffloadPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace ho {
+
+/// Writes one function's plan. Ops are addressed by their program point in
+/// the unplanned body, so that inserted transfers do not shift them.
+class PlanWriter {
+public:
+  PlanWriter(func::FuncOp function, const BufferLiveness &liveness)
+      : function(function), liveness(liveness), builder(function.getContext()) {
+    for (unsigned point = 1; point < liveness.getExitPoint(); ++point)
+      ops.push_back(liveness.getOp(point));
+  }
+
+  /// Writes all of `plan`.
+  void write(const OffloadPlan &plan) {
+    makeArgumentsRemote(plan.remoteArguments);
+    writeGaps(plan.gaps);
+    storeRemoteResults();
+    updateFunctionType();
+  }
+
+private:
+  void makeArgumentsRemote(ArrayRef<RemoteArgument> arguments);
+  void writeGaps(ArrayRef<PlannedGap> gaps);
+  /// Writes the gaps `carrier` carries across, sorted by next use.
+  void writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier);
+  /// Writes the store (if any), prefetch and await of `gap`, whose data is
+  /// in `value` on the device; returns the fetched copy.
+  Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
+                       Value value);
+  void storeRemoteResults();
+  void updateFunctionType();
+
+  Operation *opAt(unsigned point) const {
+    return point < liveness.getExitPoint()
+               ? ops[point - 1]
+               : function.getBody().front().getTerminator();
+  }
+  /// The program point of `user` in the unplanned body; 0 for ops the
+  /// plan inserted.
+  unsigned pointOf(Operation *user) const {
+    Operation *owner = function.getBody().front().findAncestorOpInBlock(*user);
+    if (!owner)
+      return 0;
+    if (owner->hasTrait<OpTrait::ReturnLike>())
+      return liveness.getExitPoint();
+    return liveness.getPoint(owner);
+  }
+
+  mutable func::FuncOp function;
+  const BufferLiveness &liveness;
+  OpBuilder builder;
+  SmallVector<Operation *> ops;
+  /// Remote arguments by buffer, with their tier.
+  DenseMap<BufferId, MemoryTier> remoteTier;
+  /// The buffer whose data each copy fetched for the body holds.
+  DenseMap<Value, BufferId> fetchedBuffer;
+};
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_LIB_TRANSFORMS_PLANWRITER_H

@@ -131,6 +131,7 @@ struct PlannerOptions {
   /// writes on the device, whatever the timing. ho-plan-offload takes it
   /// when no other plan fits the budget.
   bool leastMemory = false;
+  /// With `leastMemory`: wait for every store before the next op.
   bool waitAfterEveryStore = false;
 };
 

@@ -10,7 +10,6 @@
 #include "hyperoffload/Simulation/Report.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 #include <CLI/CLI.hpp>
@@ -105,18 +104,14 @@ static int runCompare(const CompareArgs &args) {
   if (tableOnStdout)
     printComparisonTable(stdout, tabulateComparison(*comparison));
   if (jsonFile)
-    if (int code = writeOutput(*jsonFile, [&](llvm::raw_ostream &os) {
-          os << llvm::formatv("{0:2}", comparisonToJSON(*comparison)) << "\n";
-        }))
+    if (int code = writeJSONOutput(*jsonFile, comparisonToJSON(*comparison)))
       return code;
-  if (htmlFile) {
-    if (int code = writeOutput(*htmlFile, [&](llvm::raw_ostream &os) {
-          writeComparisonHtml(os, *comparison, args.commandLine);
-        }))
+  if (htmlFile)
+    if (int code = writeHtmlOutput(
+            *htmlFile, tableOnStdout, [&](llvm::raw_ostream &os) {
+              writeComparisonHtml(os, *comparison, args.commandLine);
+            }))
       return code;
-    if (tableOnStdout)
-      fmt::print("\nHTML report: {}\n", args.htmlFile);
-  }
   if (!args.traceDir.empty())
     return writeTraces(args.traceDir, *comparison);
   return 0;

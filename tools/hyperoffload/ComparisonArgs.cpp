@@ -8,8 +8,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -164,5 +166,21 @@ int cli::writeOutput(llvm::ToolOutputFile &file,
                        "': " + error.message());
   }
   file.keep();
+  return 0;
+}
+
+int cli::writeJSONOutput(llvm::ToolOutputFile &file,
+                         const llvm::json::Value &value) {
+  return writeOutput(file, [&](llvm::raw_ostream &os) {
+    os << llvm::formatv("{0:2}", value) << "\n";
+  });
+}
+
+int cli::writeHtmlOutput(llvm::ToolOutputFile &file, bool announce,
+                         llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  if (int code = writeOutput(file, write))
+    return code;
+  if (announce)
+    fmt::print("\nHTML report: {}\n", file.getFilename());
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "hyperoffload/Compare/PolicyComparison.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -85,6 +86,12 @@ std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path);
 /// after reporting why it could not be written.
 int writeOutput(llvm::ToolOutputFile &file,
                 llvm::function_ref<void(llvm::raw_ostream &)> write);
+/// Writes `value` into `file` as indented JSON, as writeOutput does.
+int writeJSONOutput(llvm::ToolOutputFile &file, const llvm::json::Value &value);
+/// Writes an HTML report into `file` with `write`, as writeOutput does; with
+/// `announce`, then prints its path after the table on stdout.
+int writeHtmlOutput(llvm::ToolOutputFile &file, bool announce,
+                    llvm::function_ref<void(llvm::raw_ostream &)> write);
 
 } // namespace mlir::ho::cli
 

@@ -6,7 +6,6 @@
 
 #include "hyperoffload/Compare/PolicySweep.h"
 
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 
 #include <CLI/CLI.hpp>
@@ -91,18 +90,14 @@ static int runSweep(const SweepArgs &args) {
         }))
       return code;
   if (jsonFile)
-    if (int code = writeOutput(*jsonFile, [&](llvm::raw_ostream &os) {
-          os << llvm::formatv("{0:2}", sweepToJSON(*sweep)) << "\n";
-        }))
+    if (int code = writeJSONOutput(*jsonFile, sweepToJSON(*sweep)))
       return code;
-  if (htmlFile) {
-    if (int code = writeOutput(*htmlFile, [&](llvm::raw_ostream &os) {
-          writeSweepHtml(os, *sweep, args.commandLine);
-        }))
+  if (htmlFile)
+    if (int code = writeHtmlOutput(
+            *htmlFile, tableOnStdout, [&](llvm::raw_ostream &os) {
+              writeSweepHtml(os, *sweep, args.commandLine);
+            }))
       return code;
-    if (tableOnStdout)
-      fmt::print("\nHTML report: {}\n", args.htmlFile);
-  }
   return 0;
 }
 

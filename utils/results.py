@@ -336,9 +336,13 @@ Why the numbers look this way:
   streams the rest over every link the target has; it moves more than the
   bound counts, since a resident weight holds its memory for the whole
   step and fetches need room to land while the weights in use are live.
-- **LLaMA3-8B training on a slow host link** must store saved activations
+- **LLaMA3-8B training on a slow host link** stores saved activations
   during the forward pass, when the device-to-host link is the bottleneck,
-  and write the updated optimizer states back at the end of the step.
+  and writes updated optimizer states back. The workload runs the
+  optimizer after the whole backward pass; the plan runs each parameter's
+  update as soon as its gradient is final, so that those write-backs
+  overlap the backward pass instead of trailing the step
+  (docs/Planning.md, "Updates run as soon as their inputs exist").
 
 ## Table 3 analogue: the KV cache's share and the peak reduction
 

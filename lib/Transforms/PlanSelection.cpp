@@ -2,8 +2,10 @@
 
 #include "PlanSelection.h"
 
+#include "EagerUpdates.h"
 #include "PlanWriter.h"
 #include "StaticPlan.h"
+#include "hyperoffload/Analysis/OrderConstraints.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 using namespace mlir;
@@ -16,6 +18,36 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
     return {fitPlanToBudget(function, target, options).plan, std::nullopt};
   if (leastMemory)
     return chooseLeastMemoryPlan(function, target, options);
+  ChosenPlan inOrder = chooseInBodyOrder(function, target, options);
+
+  // The same body with its updates of the caller's state run as soon as
+  // they can (EagerUpdates.h). Reordering leaves the compute as it is, so
+  // only a plan that stalls can gain. The reordered plan is kept when it
+  // fits and is faster; it is only ever written through its trial, which
+  // holds the reordered body.
+  std::optional<PlanScore> inOrderScore =
+      inOrder.trial ? scoreTrial(*inOrder.trial, options.budget) : std::nullopt;
+  if (inOrderScore && inOrderScore->stallTime == 0)
+    return inOrder;
+  OwningOpRef<func::FuncOp> eager = function.clone();
+  Block &eagerBody = eager->getBody().front();
+  BufferLiveness liveness(eagerBody, target.device.allocationGranularity);
+  if (!scheduleUpdatesEagerly(eagerBody, liveness,
+                              OrderConstraints(eagerBody, liveness)))
+    return inOrder;
+  ChosenPlan reordered = chooseInBodyOrder(*eager, target, options);
+  std::optional<PlanScore> eagerScore =
+      reordered.trial ? scoreTrial(*reordered.trial, options.budget)
+                      : std::nullopt;
+  if (eagerScore &&
+      (!inOrderScore || eagerScore->stepTime < inOrderScore->stepTime))
+    return reordered;
+  return inOrder;
+}
+
+PlanSelector::ChosenPlan
+PlanSelector::chooseInBodyOrder(func::FuncOp function, const Target &target,
+                                const PlannerOptions &options) {
   FittedPlan fitted = fitPlanToBudget(function, target, options);
   // Early waits for stores relieve more ops at once but can leave the
   // static arena fragmented beyond the budget; then wait only at peaks.

@@ -61,6 +61,9 @@ public:
              ChosenPlan chosen);
 
 private:
+  /// The hyperoffload plan of `function` with its ops in their order.
+  ChosenPlan chooseInBodyOrder(func::FuncOp function, const Target &target,
+                               const PlannerOptions &options);
   Trial runTrial(func::FuncOp function, const Target &target, int64_t budget,
                  const OffloadPlan &plan);
 

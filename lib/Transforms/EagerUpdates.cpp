@@ -1,5 +1,4 @@
-//===- EagerUpdates.cpp - Update the caller's state as early as possible
-//---===//
+//===- EagerUpdates.cpp - Update the caller's state early ----------------===//
 
 #include "EagerUpdates.h"
 

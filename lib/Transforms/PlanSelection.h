@@ -6,7 +6,9 @@
 // static arena they need: the planner's plan (refitted to a lowered budget
 // when the arena overflows), group placements (pt2, naive, distance,
 // window, streamed weights with resident layers) and, when nothing else
-// fits, the least-memory plan. The fastest that fits is written; its copy,
+// fits, the least-memory plan. When that plan stalls, the same search runs
+// on a copy of the body with its argument updates moved early
+// (EagerUpdates.h). The fastest that fits is written; its copy,
 // with premature prefetches delayed and waits added where the run would
 // overflow, becomes the function's body. Baselines are written as their
 // policies place transfers.

@@ -183,6 +183,13 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     prefetch) and `pt2` (PyTorch's compiled activation offloading).
     docs/Planning.md has the details.
 
+    When its plan stalls, the hyperoffload policy also plans the body with
+    every op that overwrites an argument in place (a parameter, an optimizer
+    state, a gradient accumulator), and the ops that feed only such an op,
+    moved to right after the ops they must follow, and keeps that order when
+    its plan is faster: the output may then run those updates earlier than
+    written, with the same results.
+
     When no hyperoffload plan fits the budget, the pass takes the plan with
     the least device memory (`least-memory` asks for it outright): every gap
     is offloaded, each copy comes back right before its use, and computed

@@ -15,7 +15,7 @@
 using namespace mlir;
 using namespace mlir::ho;
 
-/// Whether `op` overwrites a buffer the caller passed in.
+/// Whether an op with `access` overwrites a buffer the caller passed in.
 static bool updatesArgument(const OpAccess &access,
                             const BufferLiveness &liveness) {
   return llvm::any_of(access.writes, [&](BufferId id) {

@@ -79,8 +79,10 @@ private:
 };
 } // namespace
 
-bool ho::scheduleUpdatesEagerly(Block &body, const BufferLiveness &liveness,
-                                const OrderConstraints &constraints) {
+bool ho::scheduleUpdatesEagerly(Block &body) {
+  // Buffer identities do not depend on the rounding, nor on the order.
+  BufferLiveness liveness(body);
+  OrderConstraints constraints(body, liveness);
   llvm::DenseSet<Operation *> updates =
       findArgumentUpdates(body, liveness, constraints);
   if (updates.empty())

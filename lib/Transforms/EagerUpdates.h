@@ -18,16 +18,12 @@
 namespace mlir {
 class Block;
 namespace ho {
-class BufferLiveness;
-class OrderConstraints;
-
 /// Moves every movable op that overwrites an argument's buffer, and every
 /// op whose results feed only such ops, to right after the last op it must
 /// follow (its producers, the ops whose buffers it conflicts with, and any
 /// op that is not movable), keeping the order of everything else. Returns
 /// whether any op moved.
-bool scheduleUpdatesEagerly(Block &body, const BufferLiveness &liveness,
-                            const OrderConstraints &constraints);
+bool scheduleUpdatesEagerly(Block &body);
 
 } // namespace ho
 } // namespace mlir

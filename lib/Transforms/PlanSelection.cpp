@@ -5,7 +5,6 @@
 #include "EagerUpdates.h"
 #include "PlanWriter.h"
 #include "StaticPlan.h"
-#include "hyperoffload/Analysis/OrderConstraints.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 using namespace mlir;
@@ -30,10 +29,7 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
   if (inOrderScore && inOrderScore->stallTime == 0)
     return inOrder;
   OwningOpRef<func::FuncOp> eager = function.clone();
-  Block &eagerBody = eager->getBody().front();
-  BufferLiveness liveness(eagerBody, target.device.allocationGranularity);
-  if (!scheduleUpdatesEagerly(eagerBody, liveness,
-                              OrderConstraints(eagerBody, liveness)))
+  if (!scheduleUpdatesEagerly(eager->getBody().front()))
     return inOrder;
   ChosenPlan reordered = chooseInBodyOrder(*eager, target, options);
   std::optional<PlanScore> eagerScore =

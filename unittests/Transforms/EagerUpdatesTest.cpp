@@ -2,8 +2,6 @@
 
 #include "EagerUpdates.h"
 
-#include "hyperoffload/Analysis/BufferLiveness.h"
-#include "hyperoffload/Analysis/OrderConstraints.h"
 #include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
@@ -34,9 +32,7 @@ protected:
     for (auto function : module->getOps<func::FuncOp>())
       if (!function.isExternal())
         body = &function.getBody().front();
-    BufferLiveness liveness(*body);
-    return scheduleUpdatesEagerly(*body, liveness,
-                                  OrderConstraints(*body, liveness));
+    return scheduleUpdatesEagerly(*body);
   }
 
   /// The names of the body's ho.compute ops, in order.

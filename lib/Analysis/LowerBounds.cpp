@@ -43,15 +43,19 @@ struct LogicalTensor {
   /// device or in a tier.
   bool deviceArgument = false;
   /// The points at which it must be on the device, sorted and unique: its
-  /// definition (when created), its uses by ops, and exit when returned.
+  /// definition (when created) and its uses by ops.
   SmallVector<unsigned, 4> presence;
+  /// The last point its data exists: its last presence, or exit for a
+  /// created tensor that the function returns (which may wait for the
+  /// return in a tier).
+  unsigned end = 0;
 
-  /// From when its data exists until its last presence. A remote argument's
-  /// data counts from its first presence: the fetch before that one is
-  /// counted apart (LowerBounds::remoteArgumentBytes).
+  /// From when its data exists until `end`. A remote argument's data counts
+  /// from its first presence: the fetch before that one is counted apart
+  /// (LowerBounds::remoteArgumentBytes).
   unsigned getStart() const { return deviceArgument ? 0 : presence.front(); }
   bool isLiveAt(unsigned point) const {
-    return !presence.empty() && getStart() <= point && point <= presence.back();
+    return !presence.empty() && getStart() <= point && point <= end;
   }
   bool isPresentAt(unsigned point) const {
     return llvm::binary_search(presence, point);
@@ -65,15 +69,6 @@ struct LogicalTensors {
   SmallVector<LogicalTensor> tensors;
   /// Indexed by BufferId; kNone for a buffer that holds none.
   SmallVector<unsigned> tensorOfBuffer;
-
-  /// Whether `buffer` holds a tensor the caller passed in: what the function
-  /// returns of it, the caller may take back in a tier (ho-plan-offload
-  /// returns a KV cache updated in place as !ho.remote), so it need not be
-  /// on the device at exit.
-  bool holdsCallerTensor(BufferId buffer) const {
-    unsigned id = tensorOfBuffer[buffer];
-    return id != kNone && !tensors[id].created;
-  }
 };
 
 /// A point under memory pressure: `excess` bytes of live data cannot be on
@@ -187,15 +182,16 @@ void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
   for (Value alias : buffer.aliases) {
     for (Operation *user : alias.getUsers()) {
       // Uses inside a region count at the op that holds the region.
+      // The return is not a presence: a plan may hand any result back in
+      // a tier (ho-plan-offload returns it as !ho.remote). A created result
+      // exists until then; the caller's data is the caller's.
       Operation *owner = body.findAncestorOpInBlock(*user);
       if (!owner)
         continue;
-      if (owner->hasTrait<OpTrait::ReturnLike>()) {
-        if (!built.holdsCallerTensor(buffer.id))
-          tensors[id].presence.push_back(liveness.getExitPoint());
-      } else if (needsDataOnDevice(owner)) {
+      if (owner->hasTrait<OpTrait::ReturnLike>() && tensors[id].created)
+        tensors[id].end = liveness.getExitPoint();
+      if (needsDataOnDevice(owner))
         tensors[id].presence.push_back(liveness.getPoint(owner));
-      }
     }
   }
 }
@@ -211,6 +207,8 @@ LogicalTensors LogicalTensorBuilder::build() {
   for (LogicalTensor &tensor : tensors) {
     llvm::sort(tensor.presence);
     tensor.presence.erase(llvm::unique(tensor.presence), tensor.presence.end());
+    if (!tensor.presence.empty())
+      tensor.end = std::max(tensor.end, tensor.presence.back());
   }
   return std::move(built);
 }
@@ -265,6 +263,9 @@ struct DemandProfile {
   /// Bytes of live tensors that were not created on the device and are not
   /// needed at the point: the caller's data that may sit in a tier there.
   SmallVector<int64_t> callerDataAway;
+  /// Bytes of live tensors needed at no point from there on: results that
+  /// may wait for the return in a tier, and need no fetch.
+  SmallVector<int64_t> neededNoMore;
 };
 } // namespace
 
@@ -273,25 +274,30 @@ static DemandProfile computeDemandProfile(ArrayRef<LogicalTensor> tensors,
   SmallVector<int64_t> liveDelta(numPoints + 1, 0);
   SmallVector<int64_t> callerDelta(numPoints + 1, 0);
   SmallVector<int64_t> callerPresent(numPoints, 0);
+  SmallVector<int64_t> doneDelta(numPoints + 1, 0);
   for (const LogicalTensor &tensor : tensors) {
     if (tensor.presence.empty())
       continue;
     liveDelta[tensor.getStart()] += tensor.bytes;
-    liveDelta[tensor.presence.back() + 1] -= tensor.bytes;
+    liveDelta[tensor.end + 1] -= tensor.bytes;
+    doneDelta[tensor.presence.back() + 1] += tensor.bytes;
+    doneDelta[tensor.end + 1] -= tensor.bytes;
     if (tensor.created)
       continue;
     callerDelta[tensor.getStart()] += tensor.bytes;
-    callerDelta[tensor.presence.back() + 1] -= tensor.bytes;
+    callerDelta[tensor.end + 1] -= tensor.bytes;
     for (unsigned point : tensor.presence)
       callerPresent[point] += tensor.bytes;
   }
   DemandProfile profile;
-  int64_t live = 0, caller = 0;
+  int64_t live = 0, caller = 0, done = 0;
   for (unsigned point = 0; point < numPoints; ++point) {
     live += liveDelta[point];
     caller += callerDelta[point];
+    done += doneDelta[point];
     profile.live.push_back(live);
     profile.callerDataAway.push_back(caller - callerPresent[point]);
+    profile.neededNoMore.push_back(done);
   }
   return profile;
 }
@@ -356,8 +362,11 @@ AwaySpans::AwaySpans(ArrayRef<LogicalTensor> tensors, unsigned point,
     if ((!toDevice && !tensor.created) || !tensor.isLiveAt(point) ||
         tensor.isPresentAt(point))
       continue;
-    unsigned key = toDevice ? *llvm::upper_bound(tensor.presence, point)
-                            : tensor.presence.back() + 1;
+    auto next = llvm::upper_bound(tensor.presence, point);
+    // Needed no more: it may stay in the tier.
+    if (toDevice && next == tensor.presence.end())
+      continue;
+    unsigned key = toDevice ? *next : tensor.end + 1;
     spans.push_back({key, tensor.bytes});
   }
   llvm::sort(spans);
@@ -400,17 +409,99 @@ static int64_t getChainBound(ArrayRef<int64_t> excess,
   return bound;
 }
 
-static void computeSpillBounds(ArrayRef<LogicalTensor> tensors,
-                               unsigned numPoints, LowerBounds &bounds) {
+/// Sets the spilled bytes of `bounds` and returns, at every point, the
+/// excess that must come back to the device.
+static SmallVector<int64_t> computeSpillBounds(ArrayRef<LogicalTensor> tensors,
+                                               unsigned numPoints,
+                                               LowerBounds &bounds) {
   DemandProfile profile = computeDemandProfile(tensors, numPoints);
-  SmallVector<int64_t> excess, createdExcess;
+  SmallVector<int64_t> toDeviceExcess, fromDeviceExcess;
   for (unsigned point = 0; point < numPoints; ++point) {
-    excess.push_back(profile.live[point] - bounds.budget);
-    createdExcess.push_back(excess.back() - profile.callerDataAway[point]);
+    int64_t excess = profile.live[point] - bounds.budget;
+    toDeviceExcess.push_back(excess - profile.neededNoMore[point]);
+    fromDeviceExcess.push_back(excess - profile.callerDataAway[point]);
   }
-  bounds.spillBytesToDevice = getChainBound(excess, tensors, /*toDevice=*/true);
+  bounds.spillBytesToDevice =
+      getChainBound(toDeviceExcess, tensors, /*toDevice=*/true);
   bounds.spillBytesFromDevice =
-      getChainBound(createdExcess, tensors, /*toDevice=*/false);
+      getChainBound(fromDeviceExcess, tensors, /*toDevice=*/false);
+  return toDeviceExcess;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute after the last fetch
+//===----------------------------------------------------------------------===//
+
+/// Per point, the least compute left once the op there starts: its own
+/// time plus that of the longest chain of ops that depends on its results.
+/// Ops run one at a time in any order that respects their data, so that
+/// much follows the op in every such order. Zero at entry and exit.
+static SmallVector<double>
+computeTrailingSeconds(Block &body, const BufferLiveness &liveness,
+                       const Target &target) {
+  SmallVector<double> trailing(liveness.getExitPoint() + 1, 0);
+  for (Operation &op : llvm::reverse(body)) {
+    double after = 0;
+    for (Operation *user : op.getUsers())
+      if (Operation *owner = body.findAncestorOpInBlock(*user))
+        after = std::max(after, trailing[liveness.getPoint(owner)]);
+    trailing[liveness.getPoint(&op)] =
+        estimateOpCost(&op, target).getSeconds() + after;
+  }
+  return trailing;
+}
+
+namespace {
+/// The least compute that follows the last fetch of each kind that the
+/// transfer bounds count; infinite when there is no such fetch.
+struct FetchTails {
+  /// The first fetch of a remote argument, per tier (indexed by MemoryTier).
+  std::array<double, 3> remoteArgument;
+  /// A fetch of a tensor that is away from the device at a point of excess.
+  double spill;
+
+  FetchTails() {
+    remoteArgument.fill(std::numeric_limits<double>::infinity());
+    spill = std::numeric_limits<double>::infinity();
+  }
+};
+} // namespace
+
+/// Each fetch counted lands before a presence of its tensor, and the op
+/// there reads it: the fetches that end last are followed by at least the
+/// trailing compute of some such presence.
+static FetchTails findFetchTails(ArrayRef<LogicalTensor> tensors,
+                                 ArrayRef<int64_t> excess,
+                                 ArrayRef<double> trailing) {
+  // excessPointsBefore[i]: how many points before i have a positive excess.
+  SmallVector<unsigned> excessPointsBefore(excess.size() + 1, 0);
+  for (auto [point, bytes] : llvm::enumerate(excess))
+    excessPointsBefore[point + 1] = excessPointsBefore[point] + (bytes > 0);
+  FetchTails tails;
+  for (const LogicalTensor &tensor : tensors) {
+    if (tensor.presence.empty())
+      continue;
+    if (tensor.remoteArgumentTier) {
+      double &tail = tails.remoteArgument[static_cast<unsigned>(
+          *tensor.remoteArgumentTier)];
+      tail = std::min(tail, trailing[tensor.presence.front()]);
+    }
+    // A spill fetch brings a tensor back to its next presence after a point
+    // where it was live, away and the device over budget.
+    for (auto [index, presence] : llvm::enumerate(tensor.presence)) {
+      unsigned awayFrom;
+      if (index > 0)
+        awayFrom = tensor.presence[index - 1] + 1;
+      else if (tensor.deviceArgument)
+        awayFrom = 0;
+      else
+        continue;
+      if (!excess.empty() && awayFrom < presence &&
+          excessPointsBefore[presence] > excessPointsBefore[awayFrom])
+        tails.spill = std::min(tails.spill, trailing[presence]);
+    }
+  }
+  return tails;
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,17 +552,34 @@ static unsigned countLinks(const Target &target, bool toDevice) {
   });
 }
 
-static void computeTransferBounds(const Target &target, LowerBounds &bounds) {
+/// Adds the compute that must follow the last fetch to a bound on fetches.
+static TransferBound followedBy(TransferBound transfer, double seconds) {
+  if (std::isfinite(seconds)) {
+    transfer.trailingComputeSeconds = seconds;
+    transfer.seconds += seconds;
+  }
+  return transfer;
+}
+
+static void computeTransferBounds(const Target &target, const FetchTails &tails,
+                                  LowerBounds &bounds) {
   // Each remote argument must cross its own tier's link.
   SmallVector<TransferBound> remote;
   int64_t remoteBytes = 0;
+  // The last fetch over any link, of the remote arguments or spilled.
+  double anyTail = bounds.spillBytesToDevice > 0
+                       ? tails.spill
+                       : std::numeric_limits<double>::infinity();
   for (MemoryTier tier : kTiers) {
     int64_t bytes = bounds.remoteArgumentBytes[static_cast<unsigned>(tier)];
     const LinkModel *link = target.getLink(tier);
     if (bytes == 0 || !link || link->bandwidthToDevice <= 0)
       continue;
-    remote.push_back(boundOneLink(tier, *link, /*toDevice=*/true, bytes));
+    double tail = tails.remoteArgument[static_cast<unsigned>(tier)];
+    remote.push_back(
+        followedBy(boundOneLink(tier, *link, /*toDevice=*/true, bytes), tail));
     remoteBytes += bytes;
+    anyTail = std::min(anyTail, tail);
   }
   // Spilled bytes may take any link, and add to the remote arguments'. With
   // one link, that link carries it all; with several, the per-link entries
@@ -479,11 +587,13 @@ static void computeTransferBounds(const Target &target, LowerBounds &bounds) {
   unsigned toDeviceLinks = countLinks(target, /*toDevice=*/true);
   int64_t toDevice = remoteBytes + bounds.spillBytesToDevice;
   if (toDeviceLinks == 1 && toDevice > 0)
-    bounds.transfers.push_back(boundAnyLink(target, true, toDevice));
+    bounds.transfers.push_back(
+        followedBy(boundAnyLink(target, true, toDevice), anyTail));
   if (toDeviceLinks > 1) {
     bounds.transfers.append(remote.begin(), remote.end());
     if (bounds.spillBytesToDevice > 0)
-      bounds.transfers.push_back(boundAnyLink(target, true, toDevice));
+      bounds.transfers.push_back(
+          followedBy(boundAnyLink(target, true, toDevice), anyTail));
   }
   if (bounds.spillBytesFromDevice > 0 && countLinks(target, false) > 0)
     bounds.transfers.push_back(
@@ -523,9 +633,13 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
       bounds.remoteArgumentBytes[static_cast<unsigned>(
           *tensor.remoteArgumentTier)] += tensor.bytes;
   // Below the memory bound no schedule fits; what it would move is moot.
+  SmallVector<int64_t> excess;
   if (bounds.fitsBudget())
-    computeSpillBounds(tensors.tensors, liveness.getExitPoint() + 1, bounds);
-  computeTransferBounds(target, bounds);
+    excess = computeSpillBounds(tensors.tensors, liveness.getExitPoint() + 1,
+                                bounds);
+  FetchTails tails = findFetchTails(
+      tensors.tensors, excess, computeTrailingSeconds(body, liveness, target));
+  computeTransferBounds(target, tails, bounds);
   return bounds;
 }
 

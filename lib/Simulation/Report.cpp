@@ -155,6 +155,7 @@ static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
                                               : Direction::FromDevice)},
         {"bytes", transfer.bytes},
         {"time_s", transfer.seconds},
+        {"trailing_compute_s", transfer.trailingComputeSeconds},
     });
   std::optional<double> gap = bounds.getGap(result.stepTime);
   return llvm::json::Object{

@@ -6,13 +6,15 @@
 // RUN: hyperoffload-opt %s --ho-report="hw=%S/Inputs/round-numbers.json budget=2500000B hw-set=links.pool.bandwidth_to_device_gbps=0.5" -o /dev/null | FileCheck %s --check-prefix=HALF
 
 // 3 MB are live at the third op, 0.5 MB over the budget: %a, which that op
-// does not use, must leave the device and come back, 0.5 ms each way. Both
-// hide behind 4 ms of compute. The op that needs the most at once reads
-// 1 MB and writes 1 MB. As written, the function does not fit the budget.
+// does not use, must leave the device and come back, 0.5 ms each way. The
+// fetch is read by the last op, which computes for 1 ms after it lands:
+// 1.5 ms to the device. Both hide behind 4 ms of compute. The op that needs
+// the most at once reads 1 MB and writes 1 MB. As written, the function does
+// not fit the budget.
 // CHECK-LABEL: @unplanned simulation
 // CHECK:      out of memory   yes
 // CHECK-NEXT: memory bound    2.00 MB (at layer 0 / c)
-// CHECK-NEXT: time bound      4.000 ms (compute 4.000 ms; pool -> device 500.000 us; device -> pool 500.000 us)
+// CHECK-NEXT: time bound      4.000 ms (compute 4.000 ms; pool -> device 1.500 ms; device -> pool 500.000 us)
 // CHECK-NEXT: gap to bound    +0.0% (the run did not fit the budget)
 func.func @unplanned() {
   %a = ho.compute "k"() {flops = 1000000000 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
@@ -32,7 +34,7 @@ func.func @unplanned() {
 // CHECK:      step time       5.000 ms
 // CHECK:      out of memory   no
 // CHECK:      memory bound    2.00 MB (at layer 0 / c)
-// CHECK-NEXT: time bound      4.000 ms (compute 4.000 ms; pool -> device 500.000 us; device -> pool 500.000 us)
+// CHECK-NEXT: time bound      4.000 ms (compute 4.000 ms; pool -> device 1.500 ms; device -> pool 500.000 us)
 // CHECK-NEXT: gap to bound    +25.0%{{$}}
 func.func @planned() {
   %a = ho.compute "k"() {flops = 1000000000 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
@@ -65,6 +67,32 @@ func.func @hidden_prefetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>
   %t = ho.await %f : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
   %z = ho.compute "use"(%t, %y) {flops = 0 : i64, bytes = 0 : i64}
       : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// The fetched weight is read by 1 ms of compute, and 1 ms more depends on
+// that: no schedule ends before 1 ms of transfer and 2 ms of compute after
+// it. Without that compute the transfer bound would be 1 ms, and the
+// compute alone is 2.5 ms; this schedule meets the 3 ms bound. The work that
+// does not depend on the read (0.5 ms, which hides the fetch in part) is not
+// counted after it.
+// CHECK-LABEL: @compute_after_fetch simulation
+// CHECK:      step time       3.000 ms
+// CHECK:      time bound      3.000 ms (compute 2.500 ms; pool -> device 3.000 ms)
+// CHECK-NEXT: gap to bound    +0.0%{{$}}
+// JSON-LABEL: "compute_after_fetch": {
+// JSON:            "trailing_compute_s": 0.002
+func.func @compute_after_fetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>) {
+  %f = ho.prefetch %r : !ho.remote<tensor<250000xf32>> -> !ho.future<tensor<250000xf32>>
+  %early = ho.compute "independent"(%x) {flops = 500000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %t = ho.await %f : !ho.future<tensor<250000xf32>> -> tensor<250000xf32>
+  %y = ho.compute "read"(%t, %early) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %short = ho.compute "short"(%y) {flops = 0 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
+  %long = ho.compute "long"(%y) {flops = 1000000000 : i64, bytes = 0 : i64}
+      : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -105,13 +133,15 @@ func.func @too_big(%x: tensor<500000xf32>) -> tensor<500000xf32> {
 // JSON-NEXT:         "bytes": 500000,
 // JSON-NEXT:         "direction": "to-device",
 // JSON-NEXT:         "tier": "pool",
-// JSON-NEXT:         "time_s": 0.00050000000000000001
+// JSON-NEXT:         "time_s": 0.0015,
+// JSON-NEXT:         "trailing_compute_s": 0.001
 // JSON-NEXT:       },
 // JSON-NEXT:       {
 // JSON-NEXT:         "bytes": 500000,
 // JSON-NEXT:         "direction": "from-device",
 // JSON-NEXT:         "tier": "pool",
-// JSON-NEXT:         "time_s": 0.00050000000000000001
+// JSON-NEXT:         "time_s": 0.00050000000000000001,
+// JSON-NEXT:         "trailing_compute_s": 0
 // JSON-NEXT:       }
 // JSON-NEXT:     ]
 // JSON-NEXT:   },

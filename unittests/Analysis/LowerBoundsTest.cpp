@@ -122,6 +122,29 @@ TEST_F(LowerBoundsTest, ReturnedArgumentsNeedNotBeResidentAtExit) {
   EXPECT_TRUE(bounds.transfers.empty());
 }
 
+// A result created during the step exists until the return, but may wait
+// for it in a tier: of the 3 MB live at the third op, %a must leave to keep
+// the budget but need not come back (ho-plan-offload returns it as
+// !ho.remote).
+TEST_F(LowerBoundsTest, ResultsMayWaitForTheReturnInATier) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f() -> tensor<250000xf32> {
+      %a = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %b = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %c = ho.compute "k"(%b) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<250000xf32>
+      %z = ho.compute "k"(%c) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<0xf32>
+      return %a : tensor<250000xf32>
+    }
+  )mlir",
+                               2500000);
+  EXPECT_EQ(bounds.spillBytesToDevice, 0);
+  EXPECT_EQ(bounds.spillBytesFromDevice, kMB / 2);
+  ASSERT_EQ(bounds.transfers.size(), 1u);
+  EXPECT_FALSE(bounds.transfers[0].toDevice);
+}
+
 // Live data of 3 MB at the third op against a 2.5 MB budget: 0.5 MB of it
 // (%a, not used there) must leave the device and come back.
 constexpr llvm::StringLiteral kPressure = R"mlir(
@@ -147,15 +170,19 @@ TEST_F(LowerBoundsTest, ExcessOverBudgetMustCrossBothWays) {
   EXPECT_EQ(bounds.transfers[0].tier, MemoryTier::pool);
   EXPECT_TRUE(bounds.transfers[0].toDevice);
   EXPECT_EQ(bounds.transfers[0].bytes, kMB / 2);
-  EXPECT_NEAR(bounds.transfers[0].seconds, 0.5 * kMs, kTolerance);
+  // The last op reads %a once it is back: 1 us of compute after the fetch.
+  EXPECT_NEAR(bounds.transfers[0].trailingComputeSeconds, 1e-6, kTolerance);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 0.501 * kMs, kTolerance);
   EXPECT_FALSE(bounds.transfers[1].toDevice);
-  EXPECT_NEAR(bounds.getTimeSeconds(), 0.5 * kMs, kTolerance);
-  EXPECT_NEAR(*bounds.getGap(1 * kMs), 1.0, 1e-9);
+  EXPECT_EQ(bounds.transfers[1].trailingComputeSeconds, 0);
+  EXPECT_NEAR(bounds.transfers[1].seconds, 0.5 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 0.501 * kMs, kTolerance);
+  EXPECT_NEAR(*bounds.getGap(1.002 * kMs), 1.0, 1e-9);
 
   // One latency per direction.
   target.getLink(MemoryTier::pool)->latency = 0.25 * kMs;
   bounds = compute(kPressure, 2500000);
-  EXPECT_NEAR(bounds.getTimeSeconds(), 0.75 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 0.751 * kMs, kTolerance);
 }
 
 TEST_F(LowerBoundsTest, NothingCrossesWhenTheProfileFits) {
@@ -272,11 +299,12 @@ TEST_F(LowerBoundsTest, UsedRemoteArgumentsCrossTheirLink) {
   EXPECT_EQ(bounds.remoteArgumentBytes[static_cast<unsigned>(MemoryTier::host)],
             kMB);
   ASSERT_EQ(bounds.transfers.size(), 2u);
+  // Each fetch is read by the last op: 2 us (2 MB of HBM traffic) after it.
   EXPECT_EQ(bounds.transfers[0].tier, MemoryTier::pool);
-  EXPECT_NEAR(bounds.transfers[0].seconds, 1 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 1.002 * kMs, kTolerance);
   EXPECT_EQ(bounds.transfers[1].tier, MemoryTier::host);
-  EXPECT_NEAR(bounds.transfers[1].seconds, 2 * kMs, kTolerance);
-  EXPECT_NEAR(bounds.getTimeSeconds(), 2 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.transfers[1].seconds, 2.002 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 2.002 * kMs, kTolerance);
 }
 
 // With two links, spilled bytes may take either: they share the load.
@@ -287,7 +315,35 @@ TEST_F(LowerBoundsTest, SpillMayUseEveryLink) {
   ASSERT_EQ(bounds.transfers.size(), 2u);
   EXPECT_EQ(bounds.transfers[0].tier, std::nullopt);
   EXPECT_EQ(bounds.transfers[0].bytes, kMB);
-  EXPECT_NEAR(bounds.transfers[0].seconds, 0.5 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 0.501 * kMs, kTolerance);
+}
+
+// The fetch of %a is read at %d, and %e depends on %d: 3 ms of compute
+// follow the fetch whatever the order. %f does not depend on %d and could
+// run before it, so it does not count.
+TEST_F(LowerBoundsTest, DependentComputeFollowsTheLastFetch) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f() {
+      %a = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %b = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+      %c = ho.compute "k"(%b) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<250000xf32>
+      %d = ho.compute "k"(%a) {flops = 2000000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<4xf32>
+      %e = ho.compute "k"(%d) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<4xf32>) -> tensor<4xf32>
+      %f = ho.compute "k"(%c) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<4xf32>
+      return
+    }
+  )mlir",
+                               2500000);
+  EXPECT_EQ(bounds.spillBytesToDevice, kMB / 2);
+  ASSERT_FALSE(bounds.transfers.empty());
+  EXPECT_TRUE(bounds.transfers[0].toDevice);
+  EXPECT_NEAR(bounds.transfers[0].trailingComputeSeconds, 3 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.transfers[0].seconds, 3.5 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 4 * kMs, kTolerance);
 }
 
 TEST_F(LowerBoundsTest, InfeasibleBudgetNamesTheOp) {

@@ -33,8 +33,12 @@ struct TransferBound {
   bool toDevice = true;
   int64_t bytes = 0;
   /// One latency plus the bytes over the bandwidth (summed over the links
-  /// when `tier` is std::nullopt).
+  /// when `tier` is std::nullopt), plus `trailingComputeSeconds`.
   double seconds = 0;
+  /// To the device: the least compute that runs after the last of these
+  /// bytes lands, included in `seconds`. That fetch is read by an op, which
+  /// then runs with the longest chain of ops that depends on it.
+  double trailingComputeSeconds = 0;
 };
 
 struct LowerBounds {

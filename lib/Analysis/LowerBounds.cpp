@@ -13,6 +13,7 @@
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/OpCost.h"
+#include "hyperoffload/Dialect/HO/ComputeKinds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -432,21 +433,31 @@ static SmallVector<int64_t> computeSpillBounds(ArrayRef<LogicalTensor> tensors,
 // Compute after the last fetch
 //===----------------------------------------------------------------------===//
 
+/// Whether ho-plan-offload may compute `op` in column blocks of a weight
+/// argument (lib/Transforms/ColumnBlocks.h): then only its last block, as
+/// small as the split makes it, need follow the last fetch.
+static bool mayRunInColumnBlocks(Operation *op) {
+  auto matmul = dyn_cast<ComputeOp>(op);
+  return matmul && isColumnSplittableMatmul(matmul) &&
+         isa<BlockArgument>(matmul.getInputs()[1]);
+}
+
 /// Per point, the least compute left once the op there starts: its own
-/// time plus that of the longest chain of ops that depends on its results.
-/// Ops run one at a time in any order that respects their data, so that
-/// much follows the op in every such order. Zero at entry and exit.
+/// time (`seconds`, per point) plus that of the longest chain of ops that
+/// depends on its results. Ops run one at a time in any order that respects
+/// their data, so that much follows the op in every such order. Zero at
+/// entry and exit.
 static SmallVector<double>
 computeTrailingSeconds(Block &body, const BufferLiveness &liveness,
-                       const Target &target) {
+                       ArrayRef<double> seconds) {
   SmallVector<double> trailing(liveness.getExitPoint() + 1, 0);
   for (Operation &op : llvm::reverse(body)) {
     double after = 0;
     for (Operation *user : op.getUsers())
       if (Operation *owner = body.findAncestorOpInBlock(*user))
         after = std::max(after, trailing[liveness.getPoint(owner)]);
-    trailing[liveness.getPoint(&op)] =
-        estimateOpCost(&op, target).getSeconds() + after;
+    unsigned point = liveness.getPoint(&op);
+    trailing[point] = (mayRunInColumnBlocks(&op) ? 0 : seconds[point]) + after;
   }
   return trailing;
 }
@@ -626,8 +637,13 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   BufferLiveness liveness(body, /*granularity=*/1);
   LogicalTensors tensors = LogicalTensorBuilder(body, liveness).build();
   computeMemoryBound(body, liveness, target, bounds);
-  for (Operation &op : body)
-    bounds.computeSeconds += estimateOpCost(&op, target).getSeconds();
+  // Each op's time, per point.
+  SmallVector<double> seconds(liveness.getExitPoint() + 1, 0);
+  for (Operation &op : body) {
+    double opSeconds = estimateOpCost(&op, target).getSeconds();
+    seconds[liveness.getPoint(&op)] = opSeconds;
+    bounds.computeSeconds += opSeconds;
+  }
   for (const LogicalTensor &tensor : tensors.tensors)
     if (tensor.remoteArgumentTier && !tensor.presence.empty())
       bounds.remoteArgumentBytes[static_cast<unsigned>(
@@ -638,7 +654,7 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
     excess = computeSpillBounds(tensors.tensors, liveness.getExitPoint() + 1,
                                 bounds);
   FetchTails tails = findFetchTails(
-      tensors.tensors, excess, computeTrailingSeconds(body, liveness, target));
+      tensors.tensors, excess, computeTrailingSeconds(body, liveness, seconds));
   computeTransferBounds(target, tails, bounds);
   return bounds;
 }

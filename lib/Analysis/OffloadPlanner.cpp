@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Analysis/OpCost.h"
 #include "hyperoffload/Dialect/HO/HODialect.h"
 
 #include "PlanningContext.h"
@@ -565,6 +566,69 @@ static std::string getLayerKey(Operation *op) {
   return name.substr(0, end).str();
 }
 
+/// Issues the fetches of `decisions`, on a compute timeline that waits for
+/// them, each at the last op before its link would run out of work (or at
+/// its current place, the latest), in the order of use on each link. A link
+/// moves one copy at a time at full bandwidth, so a fetch issued earlier
+/// would only wait in its queue, holding its buffer.
+static void paceFetches(PlanningContext &context,
+                        MutableArrayRef<Decision> decisions) {
+  const BufferLiveness &liveness = context.getLiveness();
+  // Each link's fetches in the order of their use.
+  std::array<SmallVector<Decision *>, 3> queues;
+  DenseMap<unsigned, SmallVector<Decision *, 2>> usedAt;
+  for (Decision &decision : decisions) {
+    queues[static_cast<unsigned>(decision.second.tier)].push_back(&decision);
+    usedAt[decision.first.nextUse].push_back(&decision);
+  }
+  for (SmallVector<Decision *> &queue : queues)
+    llvm::stable_sort(queue, [](Decision *a, Decision *b) {
+      return a->first.nextUse < b->first.nextUse;
+    });
+  std::array<size_t, 3> next = {0, 0, 0};
+  std::array<double, 3> linkFree = {0, 0, 0};
+  DenseMap<Decision *, double> landed;
+  double now = 0;
+  for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
+    // The op waits for what it reads; the next chance to issue is after it.
+    auto reads = usedAt.find(point);
+    OpCost cost = estimateOpCost(liveness.getOp(point), context.getTarget());
+    auto nextChance = [&] {
+      double start = now;
+      if (reads != usedAt.end())
+        for (Decision *decision : reads->second)
+          start = std::max(start, landed.lookup(decision));
+      // Links that are moving bytes slow memory-bound ops down.
+      double shareLost = 0;
+      for (auto [tierIndex, free] : llvm::enumerate(linkFree))
+        if (free > start)
+          shareLost += context.getTarget()
+                           .getLink(static_cast<MemoryTier>(tierIndex))
+                           ->hbmContention;
+      return start + cost.getSecondsUnderContention(std::min(shareLost, 0.9));
+    };
+    for (auto [tierIndex, queue] : llvm::enumerate(queues)) {
+      auto tier = static_cast<MemoryTier>(tierIndex);
+      while (next[tierIndex] < queue.size()) {
+        auto &[gap, window] = *queue[next[tierIndex]];
+        // Issue when the link would idle before the next chance, and at its
+        // place in the program at the latest.
+        bool due = window.prefetchBefore <= point;
+        if (!due && (linkFree[tierIndex] >= nextChance() ||
+                     !context.issuePrefetchEarlier(gap, window, point)))
+          break;
+        int64_t size = liveness.getBuffer(gap.buffer).size;
+        double start = std::max(now, linkFree[tierIndex]);
+        linkFree[tierIndex] =
+            start + *context.getTransferTime(tier, /*toDevice=*/true, size);
+        landed[queue[next[tierIndex]]] = linkFree[tierIndex];
+        ++next[tierIndex];
+      }
+    }
+    now = nextChance();
+  }
+}
+
 /// ZeRO-Infinity-style parameter prefetch: layers are the stretches of ops
 /// named after one layer, in execution order (the backward pass visits them
 /// again, in reverse); every weight argument stays in the tier and is
@@ -648,7 +712,9 @@ SmallVector<Decision> runWindow(PlanningContext &context,
     decisions.push_back({gap, window});
     remote.try_emplace(gap.buffer, tier);
   }
-  if (options.windowHoistFetches) {
+  if (options.windowHoistFetches && options.windowPaceFetches) {
+    paceFetches(context, decisions);
+  } else if (options.windowHoistFetches) {
     // The earliest use first, so that the link starts on what is needed
     // first.
     SmallVector<Decision *> byUse;

@@ -508,6 +508,21 @@ unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
   return hoisted;
 }
 
+bool PlanningContext::issuePrefetchEarlier(const GapCandidate &gap,
+                                           GapWindow &window, unsigned point) {
+  if (point >= window.prefetchBefore ||
+      point < std::max(window.firstFree, gap.lastUse + 1))
+    return false;
+  int64_t size = liveness.getBuffer(gap.buffer).size;
+  profile.add(point, window.prefetchBefore, size);
+  if (profile.countOverBudget(point, window.prefetchBefore) > 0) {
+    profile.add(point, window.prefetchBefore, -size);
+    return false;
+  }
+  window.prefetchBefore = point;
+  return true;
+}
+
 double PlanningContext::getLinkBusyTime(MemoryTier tier) const {
   const auto &[toDevice, fromDevice] = links[static_cast<unsigned>(tier)];
   return toDevice.getBusyTime() + fromDevice.getBusyTime();

@@ -206,6 +206,11 @@ public:
   /// memory it then holds sooner fits the budget; returns how many ops
   /// earlier.
   unsigned hoistIntoSlack(const GapCandidate &gap, GapWindow &window);
+  /// Issues a committed prefetch before the op at `point` instead, earlier
+  /// in its gap, when the memory it then holds sooner fits the budget;
+  /// false, changing nothing, otherwise.
+  bool issuePrefetchEarlier(const GapCandidate &gap, GapWindow &window,
+                            unsigned point);
   /// The live bytes at `point` with the decisions committed so far.
   int64_t getLive(unsigned point) const { return profile.get(point); }
   /// Entry, every op and exit.

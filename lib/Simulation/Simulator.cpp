@@ -263,7 +263,7 @@ LinkChannel::TransferId TimelineSimulator::issueTransfer(MemoryTier tier,
                                        [static_cast<unsigned>(direction)];
   traffic.bytes += bytes;
   ++traffic.transfers;
-  issued.push_back({&channel, id, tier, direction, std::move(name)});
+  issued.push_back({&channel, id, tier, direction, std::move(name), currentOp});
   return id;
 }
 
@@ -459,6 +459,11 @@ void TimelineSimulator::finishRun() {
     result.prematurePrefetches.push_back(
         {premature.prefetch, premature.offload, premature.issueTime,
          premature.channel->getEndTime(premature.transfer)});
+  for (const IssuedTransfer &transfer : issued)
+    result.transfers.push_back({transfer.op, transfer.tier, transfer.direction,
+                                transfer.channel->getIssueTime(transfer.id),
+                                transfer.channel->getStartTime(transfer.id),
+                                transfer.channel->getEndTime(transfer.id)});
   // Buffers alive at the end (results) end with the step.
   for (auto [id, lifetime] : llvm::enumerate(result.lifetimes))
     if (state[id].resident) {

@@ -57,6 +57,8 @@ struct IssuedTransfer {
   MemoryTier tier;
   Direction direction;
   std::string name;
+  /// The op being run when it was issued; null for transfers at entry.
+  Operation *op;
 };
 
 class TimelineSimulator {

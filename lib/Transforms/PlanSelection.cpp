@@ -2,6 +2,7 @@
 
 #include "PlanSelection.h"
 
+#include "ColumnBlocks.h"
 #include "EagerUpdates.h"
 #include "PlanWriter.h"
 #include "StaticPlan.h"
@@ -10,6 +11,11 @@
 using namespace mlir;
 using namespace mlir::ho;
 
+/// Column blocks of at most this fraction of the budget: small enough that
+/// streaming a weight needs little room, large enough that each block's
+/// matmul still streams the HBM at full speed.
+static constexpr int64_t kBudgetPerColumnBlock = 512;
+
 PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
                                               const Target &target,
                                               const PlannerOptions &options) {
@@ -17,28 +23,47 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
     return {fitPlanToBudget(function, target, options).plan, std::nullopt};
   if (leastMemory)
     return chooseLeastMemoryPlan(function, target, options);
-  ChosenPlan inOrder = chooseInBodyOrder(function, target, options);
+  ChosenPlan best = chooseInBodyOrder(function, target, options);
+  std::optional<PlanScore> bestScore =
+      best.trial ? scoreTrial(*best.trial, options.budget) : std::nullopt;
 
-  // The same body with its updates of the caller's state run as soon as
-  // they can (EagerUpdates.h). Reordering leaves the compute as it is, so
-  // only a plan that stalls can gain. The reordered plan is kept when it
-  // fits and is faster; it is only ever written through its trial, which
-  // holds the reordered body.
-  std::optional<PlanScore> inOrderScore =
-      inOrder.trial ? scoreTrial(*inOrder.trial, options.budget) : std::nullopt;
-  if (inOrderScore && inOrderScore->stallTime == 0)
-    return inOrder;
-  OwningOpRef<func::FuncOp> eager = function.clone();
-  if (!scheduleUpdatesEagerly(eager->getBody().front()))
-    return inOrder;
-  ChosenPlan reordered = chooseInBodyOrder(*eager, target, options);
-  std::optional<PlanScore> eagerScore =
-      reordered.trial ? scoreTrial(*reordered.trial, options.budget)
-                      : std::nullopt;
-  if (eagerScore &&
-      (!inOrderScore || eagerScore->stepTime < inOrderScore->stepTime))
-    return reordered;
-  return inOrder;
+  // Rewritten copies of the function, each planned while the best plan so
+  // far stalls: reordering and splitting leave the compute as it is, so
+  // only stalls can shrink. A copy's plan is kept when it fits and is
+  // faster; it is only ever written through its trial, which holds the
+  // rewritten body.
+  auto stalls = [&] { return !bestScore || bestScore->stallTime > 0; };
+  auto tryCopy = [&](func::FuncOp copy) {
+    ChosenPlan candidate = chooseInBodyOrder(copy, target, options);
+    std::optional<PlanScore> score =
+        candidate.trial ? scoreTrial(*candidate.trial, options.budget)
+                        : std::nullopt;
+    if (score && (!bestScore || score->stepTime < bestScore->stepTime)) {
+      best = std::move(candidate);
+      bestScore = score;
+      return true;
+    }
+    return false;
+  };
+  // The caller's state updated as soon as it can be (EagerUpdates.h).
+  bool eager = false;
+  if (stalls()) {
+    OwningOpRef<func::FuncOp> copy = function.clone();
+    eager = scheduleUpdatesEagerly(copy->getBody().front()) && tryCopy(*copy);
+  }
+  // Large weights streamed in column blocks (ColumnBlocks.h), in the order
+  // chosen so far.
+  if (stalls()) {
+    OwningOpRef<func::FuncOp> copy = function.clone();
+    if (eager)
+      scheduleUpdatesEagerly(copy->getBody().front());
+    if (splitWeightsIntoColumnBlocks(*copy,
+                                     options.budget / kBudgetPerColumnBlock))
+      tryCopy(*copy);
+  }
+  if (stalls() && best.trial)
+    issueStarvedPrefetchesEarlier(best, target, options.budget);
+  return best;
 }
 
 PlanSelector::ChosenPlan
@@ -66,6 +91,8 @@ bool PlanSelector::write(func::FuncOp function, const Target &target,
     func::FuncOp planned = *chosen.trial->planned;
     function.getBody().takeBody(planned.getBody());
     function.setFunctionType(planned.getFunctionType());
+    // A rewritten copy may have other arguments (column blocks).
+    function.setAllArgAttrs(planned.getAllArgAttrs());
     fits = !chosen.trial->result->outOfMemory;
   } else {
     PlanWriter(function, BufferLiveness(function.getBody().front(),
@@ -148,6 +175,90 @@ void PlanSelector::delayPrematurePrefetches(func::FuncOp function,
         offload->erase();
     }
   }
+}
+
+/// How many times issueStarvedPrefetchesEarlier simulates at most.
+static constexpr unsigned kMaxStarvedPrefetchRounds = 256;
+/// A link idle for less than this before a prefetch is not worth a move.
+static constexpr double kMinLinkIdleSeconds = 1e-6;
+
+void PlanSelector::issueStarvedPrefetchesEarlier(ChosenPlan &chosen,
+                                                 const Target &target,
+                                                 int64_t budget) {
+  // The planner times fetches on its own timeline; in the run, compute and
+  // links drift from it, and a link can fall idle while the next fetch for
+  // it waits in the program for an op to finish. When the links bound the
+  // step, every such gap delays it. The run says when each link went idle:
+  // issue the fetch before the op that was running then, one per link and
+  // round, and keep the moves only while the step gets shorter and the run
+  // fits.
+  OwningOpRef<func::FuncOp> copy = chosen.trial->planned->clone();
+  Block &body = copy->getBody().front();
+  SimulationOptions simulation = getTrialSimulation(budget);
+  FailureOr<SimulationResult> run = simulate(body, target, simulation);
+  if (failed(run) || run->outOfMemory)
+    return;
+  double fastest = run->stepTime;
+  llvm::DenseSet<Operation *> tried;
+  for (unsigned round = 0; round < kMaxStarvedPrefetchRounds; ++round) {
+    // The op that was running at each time: the last one issued by then.
+    SmallVector<std::pair<double, Operation *>> issued;
+    for (Operation &op : body)
+      if (auto time = run->issueTimes.find(&op); time != run->issueTimes.end())
+        issued.push_back({time->second, &op});
+    auto runningAt = [&](double time) {
+      auto after =
+          llvm::upper_bound(issued, time, [](double t, const auto &entry) {
+            return t < entry.first;
+          });
+      return after == issued.begin() ? nullptr : std::prev(after)->second;
+    };
+    // Each prefetch moved this round, and the op it was before.
+    SmallVector<std::pair<Operation *, Operation *>> moved;
+    std::array<double, 3> linkFree = {0, 0, 0};
+    std::array<bool, 3> movedOnLink = {false, false, false};
+    for (const TransferRecord &transfer : run->transfers) {
+      if (transfer.direction != Direction::ToDevice)
+        continue;
+      unsigned link = static_cast<unsigned>(transfer.tier);
+      double idleSince = linkFree[link];
+      linkFree[link] = std::max(linkFree[link], transfer.endTime);
+      auto prefetch = dyn_cast_or_null<PrefetchOp>(transfer.op);
+      if (!prefetch || movedOnLink[link] || tried.contains(prefetch) ||
+          transfer.startTime - idleSince < kMinLinkIdleSeconds)
+        continue;
+      Operation *before = runningAt(idleSince);
+      Operation *source = prefetch.getSource().getDefiningOp();
+      if (!before || !before->isBeforeInBlock(prefetch) ||
+          (source && !source->isBeforeInBlock(before)))
+        continue;
+      tried.insert(prefetch);
+      moved.push_back({prefetch, prefetch->getNextNode()});
+      prefetch->moveBefore(before);
+      movedOnLink[link] = true;
+    }
+    if (moved.empty())
+      break;
+    FailureOr<SimulationResult> next = simulate(body, target, simulation);
+    if (succeeded(next) && !next->outOfMemory &&
+        next->prematurePrefetches.empty() && next->stepTime < fastest) {
+      fastest = next->stepTime;
+      run = std::move(next);
+      continue;
+    }
+    for (auto [prefetch, place] : llvm::reverse(moved))
+      prefetch->moveBefore(place);
+  }
+  if (fastest >= chosen.trial->result->stepTime)
+    return;
+  // The static memory plan must still fit.
+  BufferLiveness planned(body, target.device.allocationGranularity);
+  int64_t arena = assignOffsets(planned, *run, budget).getArenaSize();
+  if (arena > budget)
+    return;
+  chosen.trial->planned = std::move(copy);
+  chosen.trial->result = std::move(run);
+  chosen.trial->arena = arena;
 }
 
 /// How many times waitForStoresAtOverflows simulates at most.
@@ -341,14 +452,17 @@ PlanSelector::ChosenPlan PlanSelector::preferFasterGroupPlacement(
     unsigned windowLayers;
     bool spreadResidents;
     bool fetchAtUse;
+    bool paceFetches;
   };
   for (Streaming streaming :
-       {Streaming{options.windowLayers, false, false},
-        Streaming{0, true, false}, Streaming{0, true, true}}) {
+       {Streaming{options.windowLayers, false, false, false},
+        Streaming{0, true, false, false}, Streaming{0, true, true, false},
+        Streaming{0, true, true, true}}) {
     alternative.windowLayers = streaming.windowLayers;
     alternative.windowHoistFetches = true;
     alternative.windowSpreadResidents = streaming.spreadResidents;
     alternative.windowFetchAtUse = streaming.fetchAtUse;
+    alternative.windowPaceFetches = streaming.paceFetches;
     if (std::optional<ChosenPlan> streamed =
             chooseResidentLayers(function, target, options.budget, alternative))
       offer(*streamed);

@@ -6,12 +6,14 @@
 // static arena they need: the planner's plan (refitted to a lowered budget
 // when the arena overflows), group placements (pt2, naive, distance,
 // window, streamed weights with resident layers) and, when nothing else
-// fits, the least-memory plan. When that plan stalls, the same search runs
-// on a copy of the body with its argument updates moved early
-// (EagerUpdates.h). The fastest that fits is written; its copy,
-// with premature prefetches delayed and waits added where the run would
-// overflow, becomes the function's body. Baselines are written as their
-// policies place transfers.
+// fits, the least-memory plan. While the best plan stalls, the same search
+// runs on rewritten copies of the function: its argument updates moved
+// early (EagerUpdates.h), then its large weights in column blocks
+// (ColumnBlocks.h); then the best plan's fetches that start on an idle link
+// are issued earlier, checked on the simulator. The fastest that fits is
+// written; its copy, with premature prefetches delayed and waits added
+// where the run would overflow, becomes the function's body. Baselines are
+// written as their policies place transfers.
 //
 // This sits above the simulator, which depends on the analyses, so it
 // lives with the passes rather than in Analysis/.
@@ -94,6 +96,11 @@ private:
   /// overflows the budget, and repeats; returns whether the run then fits.
   bool waitForStoresAtOverflows(func::FuncOp function, const Target &target,
                                 int64_t budget);
+  /// Issues earlier each prefetch that starts on a link that went idle
+  /// before it was issued, while the run gets faster and still fits;
+  /// replaces `chosen`'s trial when that helped.
+  void issueStarvedPrefetchesEarlier(ChosenPlan &chosen, const Target &target,
+                                     int64_t budget);
   struct PlanScore {
     double stepTime;
     double stallTime;

@@ -20,6 +20,8 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include <string>
+
 using namespace mlir;
 using namespace mlir::ho;
 
@@ -344,6 +346,38 @@ TEST_F(LowerBoundsTest, DependentComputeFollowsTheLastFetch) {
   EXPECT_NEAR(bounds.transfers[0].trailingComputeSeconds, 3 * kMs, kTolerance);
   EXPECT_NEAR(bounds.transfers[0].seconds, 3.5 * kMs, kTolerance);
   EXPECT_NEAR(bounds.getTimeSeconds(), 4 * kMs, kTolerance);
+}
+
+// %w must be away while %b is computed, and comes back for the matmul. That
+// matmul may run in column blocks of %w (ho-plan-offload splits such
+// weights), so only its last block, of no set size, need follow the fetch:
+// the 1 ms that depends on it counts, the matmul itself does not. With a
+// cost hint the matmul stays whole and its 1 ms counts too.
+TEST_F(LowerBoundsTest, AColumnSplittableReaderCountsOnlyWhatDependsOnIt) {
+  auto trailing = [&](llvm::StringRef matmulHint) {
+    std::string ir = (R"mlir(
+      func.func @f(%x: tensor<1x500xf32>, %w: tensor<500x500xf32>) {
+        %a = ho.compute "k"() {flops = 0 : i64, bytes = 0 : i64} : () -> tensor<250000xf32>
+        %b = ho.compute "k"(%a) {flops = 0 : i64, bytes = 0 : i64}
+            : (tensor<250000xf32>) -> tensor<250000xf32>
+        %y = ho.compute "matmul"(%x, %w) )mlir" +
+                      matmulHint + R"mlir(
+            : (tensor<1x500xf32>, tensor<500x500xf32>) -> tensor<1x500xf32>
+        %z = ho.compute "k"(%y, %b) {flops = 1000000000 : i64, bytes = 0 : i64}
+            : (tensor<1x500xf32>, tensor<250000xf32>) -> tensor<4xf32>
+        return
+      }
+    )mlir")
+                         .str();
+    LowerBounds bounds = compute(ir, 2500000);
+    EXPECT_GT(bounds.spillBytesToDevice, 0);
+    return bounds.transfers.empty()
+               ? -1.0
+               : bounds.transfers[0].trailingComputeSeconds;
+  };
+  EXPECT_NEAR(trailing(""), 1 * kMs, kTolerance);
+  EXPECT_NEAR(trailing("{flops = 1000000000 : i64, bytes = 0 : i64}"), 2 * kMs,
+              kTolerance);
 }
 
 TEST_F(LowerBoundsTest, InfeasibleBudgetNamesTheOp) {

@@ -114,6 +114,12 @@ struct PlannerOptions {
   /// layer's start (before any hoisting), so that only the tensor in use
   /// needs room, not its whole layer.
   bool windowFetchAtUse = false;
+  /// Window policy, with `windowHoistFetches`: issue each fetch at the last
+  /// op before its link would run out of work, in the order of use on each
+  /// link, rather than as early as the budget allows. A fetch queued behind
+  /// others holds its buffer while it waits; pacing leaves that room to
+  /// resident layers when the links, not compute, bound the step.
+  bool windowPaceFetches = false;
   /// HyperOffload policy: a gap that must wait for its store waits before
   /// the first op in the gap over the budget, not only before the peak.
   bool earlyStoreWaits = true;

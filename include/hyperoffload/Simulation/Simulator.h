@@ -111,6 +111,19 @@ struct PrematurePrefetch {
   double offloadEnd;
 };
 
+/// One copy over a link, as it ran.
+struct TransferRecord {
+  /// The `ho.offload` or `ho.prefetch` that issued it, or the op a runtime
+  /// policy was running; null for copies at entry.
+  Operation *op;
+  MemoryTier tier;
+  Direction direction;
+  double issueTime;
+  /// When it got one of the link's queues, and when its last byte landed.
+  double startTime;
+  double endTime;
+};
+
 struct SimulationResult {
   /// From the first op to the end of the last op or transfer, in seconds.
   double stepTime = 0;
@@ -148,6 +161,8 @@ struct SimulationResult {
   /// Indexed by BufferId of the BufferLiveness of the simulated block.
   std::vector<BufferLifetime> lifetimes;
   std::vector<PrematurePrefetch> prematurePrefetches;
+  /// Every copy over a link, in the order they were issued.
+  std::vector<TransferRecord> transfers;
   /// When each op of the body was issued on the compute stream.
   llvm::DenseMap<Operation *, double> issueTimes;
   /// How long compute waited at each `ho.await` or `ho.wait_offload` that

@@ -188,7 +188,14 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     state, a gradient accumulator), and the ops that feed only such an op,
     moved to right after the ops they must follow, and keeps that order when
     its plan is faster: the output may then run those updates earlier than
-    written, with the same results.
+    written, with the same results. If the plan still stalls, it also plans
+    the function with each large weight that only matmuls read split into
+    column blocks (each matmul becomes one per block and a "concat"; the
+    same results, bit for bit), and keeps that when faster: the function
+    then takes the blocks as arguments, each marked `ho.column_block =
+    array<i64: first, end>` with the columns it holds. Last, fetches that
+    start on a link gone idle are issued earlier while the simulated step
+    gets shorter.
 
     When no hyperoffload plan fits the budget, the pass takes the plan with
     the least device memory (`least-memory` asks for it outright): every gap

@@ -9,6 +9,7 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -283,4 +284,17 @@ std::optional<int64_t> ho::getComputeKindBytesAccessed(ComputeOp op) {
   if (failed(count))
     return ho::detail::getDefaultBytesAccessed(op);
   return *count;
+}
+
+bool ho::isColumnSplittableMatmul(ComputeOp op) {
+  if (op.getKind() != "matmul" || op.getInputs().size() != 2 ||
+      op->getNumResults() != 1 || op.getFlops() || op.getBytes() ||
+      op.getTiedOperands())
+    return false;
+  auto weight = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return weight && weight.getRank() == 2 && result && result.hasStaticShape() &&
+         llvm::any_of(op->getResult(0).getUsers(), [](Operation *user) {
+           return !user->hasTrait<OpTrait::ReturnLike>();
+         });
 }

@@ -73,6 +73,14 @@ std::optional<int64_t> getComputeKindBytesAccessed(ComputeOp op);
 /// Per-row work (a mean, a reciprocal square root) is left out.
 std::optional<int64_t> getFlopsPerResultElement(llvm::StringRef kind);
 
+/// Returns true when `op` is a matmul that could run as one matmul per
+/// column block of its right operand and a "concat" of their results, with
+/// the same result: (A, B) -> C with a 2-D B, a static result, no cost hint
+/// (it would have to be split too) and no tied result, and a result that
+/// some op other than the return reads (a result only returned is left as
+/// computed).
+bool isColumnSplittableMatmul(ComputeOp op);
+
 /// Returns true for the kinds that communicate between devices (allreduce,
 /// allgather, reduce_scatter, all_to_all). Their time is their bytes over the
 /// interconnect rather than a roofline of device compute and memory.

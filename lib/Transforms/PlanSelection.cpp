@@ -11,9 +11,10 @@
 using namespace mlir;
 using namespace mlir::ho;
 
-/// Column blocks of at most this fraction of the budget: small enough that
-/// streaming a weight needs little room, large enough that each block's
-/// matmul still streams the HBM at full speed.
+/// Column blocks of at most this fraction of the budget: a block needs room
+/// while it streams, so smaller blocks leave more for resident weights, but
+/// each block's matmul pays a launch. The blocks are kept only when the
+/// plan with them is faster.
 static constexpr int64_t kBudgetPerColumnBlock = 512;
 
 PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
@@ -61,7 +62,8 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
                                      options.budget / kBudgetPerColumnBlock))
       tryCopy(*copy);
   }
-  if (stalls() && best.trial)
+  // A plan that fits can still lose time to links that fall idle.
+  if (bestScore && bestScore->stallTime > 0)
     issueStarvedPrefetchesEarlier(best, target, options.budget);
   return best;
 }

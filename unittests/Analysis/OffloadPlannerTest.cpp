@@ -119,4 +119,27 @@ TEST_F(OffloadPlannerTest, FetchAtLayerStartOrAtUse) {
   options.windowFetchAtUse = true;
   expectFetchesBefore([](unsigned layer) { return 2 * layer + 2; });
 }
+
+// Each weight takes 1 ms over the link and each op about 1 us: the link
+// bounds the step. Hoisted as early as the budget (the whole HBM) allows,
+// every fetch is issued at the first op, and all but one wait in the
+// link's queue, holding their buffers. Paced, layer i's weight is issued
+// right before layer i - 1's matmul, the last op before the link runs out
+// of work: that matmul waits for layer i - 1's weight, which lands as the
+// link frees.
+TEST_F(OffloadPlannerTest, PacedFetchesKeepTheLinkBusyAndNoMore) {
+  ASSERT_TRUE(module);
+  options.windowLayers = 0;
+  options.windowHoistFetches = true;
+  options.windowFetchAtUse = true;
+  auto fetchPoints = [&] {
+    SmallVector<unsigned> points(kNumLayers, 0);
+    for (const PlannedGap &gap : plan().gaps)
+      points[(gap.nextUse - 2) / 2] = gap.prefetchBefore;
+    return points;
+  };
+  EXPECT_EQ(fetchPoints(), SmallVector<unsigned>(kNumLayers, 1));
+  options.windowPaceFetches = true;
+  EXPECT_EQ(fetchPoints(), (SmallVector<unsigned>{1, 2, 4, 6, 8, 10, 12, 14}));
+}
 } // namespace

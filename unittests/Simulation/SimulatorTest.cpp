@@ -11,6 +11,7 @@
 #include "RoundNumbersTarget.h"
 
 #include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -121,6 +122,19 @@ TEST_F(SimulatorTest, TwoTransfersOnOneQueueGoOneAfterTheOther) {
       });
   EXPECT_NEAR(stall.start, 1 * kMs, kTolerance);
   EXPECT_NEAR(stall.end, 2 * kMs, kTolerance);
+  // Both were issued at 0 by their ho.prefetch; the second got the queue
+  // when the first landed.
+  ASSERT_EQ(result.transfers.size(), 2u);
+  for (const TransferRecord &transfer : result.transfers) {
+    EXPECT_TRUE(isa_and_nonnull<PrefetchOp>(transfer.op));
+    EXPECT_EQ(transfer.tier, MemoryTier::pool);
+    EXPECT_EQ(transfer.direction, Direction::ToDevice);
+    EXPECT_EQ(transfer.issueTime, 0);
+  }
+  EXPECT_NEAR(result.transfers[0].startTime, 0, kTolerance);
+  EXPECT_NEAR(result.transfers[0].endTime, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.transfers[1].startTime, 1 * kMs, kTolerance);
+  EXPECT_NEAR(result.transfers[1].endTime, 2 * kMs, kTolerance);
 }
 
 TEST_F(SimulatorTest, OffloadedBufferIsFreedWhenItsCopyCompletes) {

@@ -75,15 +75,22 @@ bool ho::splitWeightsIntoColumnBlocks(func::FuncOp function,
     auto blockType = type.clone({type.getDimSize(0), width});
     DictionaryAttr attrs = function.getArgAttrDict(index);
     MLIRContext *context = function.getContext();
+    // A block split again keeps its columns relative to the original.
+    int64_t firstColumn = 0;
+    if (auto columnsOf = function.getArgAttrOfType<DenseI64ArrayAttr>(
+            index, kColumnBlockAttrName);
+        columnsOf && columnsOf.size() == 2)
+      firstColumn = columnsOf[0];
     SmallVector<unsigned> positions(numBlocks, index + 1);
     SmallVector<Type> types(numBlocks, blockType);
     SmallVector<DictionaryAttr> blockAttrs;
     SmallVector<Location> locs(numBlocks, weight.getLoc());
     for (int64_t block = 0; block < numBlocks; ++block) {
       NamedAttrList list(attrs);
-      list.set(kColumnBlockAttrName,
-               DenseI64ArrayAttr::get(context,
-                                      {block * width, (block + 1) * width}));
+      list.set(
+          kColumnBlockAttrName,
+          DenseI64ArrayAttr::get(context, {firstColumn + block * width,
+                                           firstColumn + (block + 1) * width}));
       blockAttrs.push_back(list.getDictionary(context));
     }
     if (failed(function.insertArguments(positions, types, blockAttrs, locs)))

@@ -22,8 +22,9 @@ namespace mlir {
 namespace ho {
 
 /// The argument attribute that marks a column block: `array<i64: first,
-/// end>`, the columns [first, end) of the argument it replaces. The blocks
-/// of one argument are consecutive, in column order.
+/// end>`, the columns [first, end) of the weight it was split from (a block
+/// split again still counts the original's columns). The blocks of one
+/// argument are consecutive, in column order.
 inline constexpr llvm::StringLiteral kColumnBlockAttrName = "ho.column_block";
 
 /// Splits every 2-D device argument larger than `maxBlockBytes` that is read

@@ -12,6 +12,8 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include <vector>
+
 using namespace mlir;
 using namespace mlir::ho;
 
@@ -95,6 +97,29 @@ TEST_F(ColumnBlocksTest, TakesTheNextCountThatDividesTheColumns) {
   ASSERT_EQ(function.getNumArguments(), 5u);
   EXPECT_EQ(function.getArgument(4).getType(),
             RankedTensorType::get({64, 24}, Float32Type::get(&context)));
+}
+
+// A block split again names its columns in the weight it came from.
+TEST_F(ColumnBlocksTest, ABlockSplitAgainKeepsItsColumns) {
+  EXPECT_TRUE(split(R"mlir(
+    func.func @f(%x: tensor<2x64xf32>,
+                 %w: tensor<64x32xf32> {ho.column_block = array<i64: 64, 96>})
+        -> tensor<2x32xf32> {
+      %y = ho.compute "matmul"(%x, %w) : (tensor<2x64xf32>, tensor<64x32xf32>) -> tensor<2x32xf32>
+      %s = ho.compute "copy"(%y) : (tensor<2x32xf32>) -> tensor<2x32xf32>
+      return %s : tensor<2x32xf32>
+    }
+  )mlir",
+                    4 * 1024));
+  ASSERT_EQ(function.getNumArguments(), 3u);
+  auto columns = [&](unsigned index) {
+    return function
+        .getArgAttrOfType<DenseI64ArrayAttr>(index, kColumnBlockAttrName)
+        .asArrayRef()
+        .vec();
+  };
+  EXPECT_EQ(columns(1), (std::vector<int64_t>{64, 80}));
+  EXPECT_EQ(columns(2), (std::vector<int64_t>{80, 96}));
 }
 
 // Left alone: a weight small enough already, a weight another op reads, a

@@ -191,9 +191,10 @@ void PlanSelector::issueStarvedPrefetchesEarlier(ChosenPlan &chosen,
   // links drift from it, and a link can fall idle while the next fetch for
   // it waits in the program for an op to finish. When the links bound the
   // step, every such gap delays it. The run says when each link went idle:
-  // issue the fetch before the op that was running then, one per link and
-  // round, and keep the moves only while the step gets shorter and the run
-  // fits.
+  // issue the fetch before the op that was running then (on a second try,
+  // after it, where it shares the link less with a copy that op may await),
+  // one per link and round, and keep the moves only while the step gets
+  // shorter and the run fits.
   OwningOpRef<func::FuncOp> copy = chosen.trial->planned->clone();
   Block &body = copy->getBody().front();
   SimulationOptions simulation = getTrialSimulation(budget);
@@ -201,7 +202,8 @@ void PlanSelector::issueStarvedPrefetchesEarlier(ChosenPlan &chosen,
   if (failed(run) || run->outOfMemory)
     return;
   double fastest = run->stepTime;
-  llvm::DenseSet<Operation *> tried;
+  // Prefetches tried before the running op, and then after it too.
+  llvm::DenseSet<Operation *> triedOnce, triedTwice;
   for (unsigned round = 0; round < kMaxStarvedPrefetchRounds; ++round) {
     // The op that was running at each time: the last one issued by then.
     SmallVector<std::pair<double, Operation *>> issued;
@@ -226,15 +228,19 @@ void PlanSelector::issueStarvedPrefetchesEarlier(ChosenPlan &chosen,
       double idleSince = linkFree[link];
       linkFree[link] = std::max(linkFree[link], transfer.endTime);
       auto prefetch = dyn_cast_or_null<PrefetchOp>(transfer.op);
-      if (!prefetch || movedOnLink[link] || tried.contains(prefetch) ||
+      if (!prefetch || movedOnLink[link] || triedTwice.contains(prefetch) ||
           transfer.startTime - idleSince < kMinLinkIdleSeconds)
         continue;
       Operation *before = runningAt(idleSince);
+      // A second try goes after that op, sharing the link less.
+      if (before && triedOnce.contains(prefetch))
+        before = before->getNextNode();
       Operation *source = prefetch.getSource().getDefiningOp();
       if (!before || !before->isBeforeInBlock(prefetch) ||
           (source && !source->isBeforeInBlock(before)))
         continue;
-      tried.insert(prefetch);
+      if (!triedOnce.insert(prefetch).second)
+        triedTwice.insert(prefetch);
       moved.push_back({prefetch, prefetch->getNextNode()});
       prefetch->moveBefore(before);
       movedOnLink[link] = true;

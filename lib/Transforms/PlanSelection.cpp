@@ -47,17 +47,16 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
     return false;
   };
   // The caller's state updated as soon as it can be (EagerUpdates.h).
-  bool eager = false;
+  OwningOpRef<func::FuncOp> eager;
   if (stalls()) {
     OwningOpRef<func::FuncOp> copy = function.clone();
-    eager = scheduleUpdatesEagerly(copy->getBody().front()) && tryCopy(*copy);
+    if (scheduleUpdatesEagerly(copy->getBody().front()) && tryCopy(*copy))
+      eager = std::move(copy);
   }
   // Large weights streamed in column blocks (ColumnBlocks.h), in the order
   // chosen so far.
   if (stalls()) {
-    OwningOpRef<func::FuncOp> copy = function.clone();
-    if (eager)
-      scheduleUpdatesEagerly(copy->getBody().front());
+    OwningOpRef<func::FuncOp> copy = eager ? eager->clone() : function.clone();
     if (splitWeightsIntoColumnBlocks(*copy,
                                      options.budget / kBudgetPerColumnBlock))
       tryCopy(*copy);

@@ -97,8 +97,8 @@ private:
   bool waitForStoresAtOverflows(func::FuncOp function, const Target &target,
                                 int64_t budget);
   /// Issues earlier each prefetch that starts on a link that went idle
-  /// before it was issued, while the run gets faster and still fits;
-  /// replaces `chosen`'s trial when that helped.
+  /// before it was issued, the earliest first, while the run still fits;
+  /// replaces `chosen`'s trial with the fastest plan seen if it is faster.
   void issueStarvedPrefetchesEarlier(ChosenPlan &chosen, const Target &target,
                                      int64_t budget);
   struct PlanScore {

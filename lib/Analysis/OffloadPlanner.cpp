@@ -671,7 +671,8 @@ SmallVector<Decision> runWindow(PlanningContext &context,
   // dropped and fetched again between uses, from the same tier.
   DenseMap<BufferId, MemoryTier> remote;
   // ZeRO-Infinity streams from one tier; the planner's variant puts each
-  // weight on the link that would be done with it first.
+  // weight on the link that would be done with it first, among the links
+  // it would keep moving bytes at least half the time it holds them.
   auto pickTier = [&](BufferId id) {
     auto placed = remote.find(id);
     if (placed != remote.end())
@@ -684,7 +685,25 @@ SmallVector<Decision> runWindow(PlanningContext &context,
       return context.getLinkBusyTime(tier) +
              *context.getTransferTime(tier, /*toDevice=*/true, size);
     };
-    return *llvm::min_element(tiers, [&](MemoryTier a, MemoryTier b) {
+    // What a copy holds its link for: its bytes, and its latency shared
+    // with the copies in the link's other queues.
+    auto moving = [&](MemoryTier tier) {
+      return size / context.getTarget().getLink(tier)->bandwidthToDevice;
+    };
+    auto waiting = [&](MemoryTier tier) {
+      const LinkModel *link = context.getTarget().getLink(tier);
+      return link->latency / link->queuesPerDirection;
+    };
+    SmallVector<MemoryTier> efficient = llvm::to_vector(llvm::make_filter_range(
+        tiers, [&](MemoryTier tier) { return moving(tier) >= waiting(tier); }));
+    // A copy that mostly waits on every link (a norm's weights) takes the
+    // one it holds least: on a slow link with one queue it would hold up
+    // the large copies behind it.
+    if (efficient.empty())
+      return *llvm::min_element(tiers, [&](MemoryTier a, MemoryTier b) {
+        return moving(a) + waiting(a) < moving(b) + waiting(b);
+      });
+    return *llvm::min_element(efficient, [&](MemoryTier a, MemoryTier b) {
       return doneBy(a) < doneBy(b);
     });
   };

@@ -142,4 +142,62 @@ TEST_F(OffloadPlannerTest, PacedFetchesKeepTheLinkBusyAndNoMore) {
   options.windowPaceFetches = true;
   EXPECT_EQ(fetchPoints(), (SmallVector<unsigned>{1, 2, 4, 6, 8, 10, 12, 14}));
 }
+
+// Four layers, each with a norm (1 KB, 1 us on either link) and a matmul
+// weight (1 MB, 1 ms), streamed over a pool link with two queues and no
+// latency and a disk link as fast but with one queue and 0.5 ms of
+// latency. The weights go to the link that is done with them first: the
+// pool at 1 ms, the disk at 1.5 ms, the pool at 2 ms, the disk at 3 ms
+// (the pool would be at 3 ms and a microsecond of norms). A norm would hold
+// the disk 0.5 ms for 1 us of bytes: every norm takes the pool, where the
+// second one would otherwise have gone to the idle disk.
+TEST(OffloadPlannerTiersTest, CopiesThatMostlyWaitTakeTheLinkTheyHoldLeast) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  std::string arguments = "%x: tensor<1000xf32>";
+  std::string body;
+  std::string previous = "%x";
+  for (unsigned layer = 0; layer < 4; ++layer) {
+    arguments +=
+        llvm::formatv(", %n{0}: tensor<250xf32> {{ho.role = \"weight\"}"
+                      ", %w{0}: tensor<250000xf32> {{ho.role = \"weight\"}",
+                      layer);
+    body += llvm::formatv(
+        "  %r{0} = ho.compute \"rmsnorm\"({1}, %n{0}) {{flops = 1000 : i64} "
+        ": (tensor<1000xf32>, tensor<250xf32>) -> tensor<1000xf32> "
+        "loc(\"layer {0} / norm\")\n"
+        "  %m{0} = ho.compute \"matmul\"(%r{0}, %w{0}) {{flops = 1000000 : "
+        "i64} : (tensor<1000xf32>, tensor<250000xf32>) -> tensor<1000xf32> "
+        "loc(\"layer {0} / mlp\")\n",
+        layer, previous);
+    previous = llvm::formatv("%m{0}", layer);
+  }
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      llvm::formatv("func.func @f({0}) -> tensor<1000xf32> {{\n{1}  "
+                    "return {2} : tensor<1000xf32>\n}",
+                    arguments, body, previous)
+          .str(),
+      &context);
+  ASSERT_TRUE(module);
+  Target target = makeRoundNumbersTarget();
+  target.getLink(MemoryTier::pool)->queuesPerDirection = 2;
+  LinkModel disk = makeRoundNumbersLink();
+  disk.latency = 0.5e-3;
+  target.links[static_cast<unsigned>(MemoryTier::disk)] = disk;
+  PlannerOptions options;
+  options.policy = OffloadPolicy::Window;
+  options.budget = target.device.hbmCapacity;
+  options.windowHoistFetches = true;
+  auto function = *module->getOps<func::FuncOp>().begin();
+  OffloadPlan plan = planOffload(function.getBody().front(), target, options);
+
+  SmallVector<MemoryTier> norms, weights;
+  for (const RemoteArgument &argument : plan.remoteArguments)
+    // Argument 0 is %x; then each layer's norm and weight.
+    (argument.index % 2 ? norms : weights).push_back(argument.tier);
+  EXPECT_EQ(norms, SmallVector<MemoryTier>(4, MemoryTier::pool));
+  EXPECT_EQ(weights,
+            (SmallVector<MemoryTier>{MemoryTier::pool, MemoryTier::disk,
+                                     MemoryTier::pool, MemoryTier::disk}));
+}
 } // namespace

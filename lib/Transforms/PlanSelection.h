@@ -10,10 +10,10 @@
 // runs on rewritten copies of the function: its argument updates moved
 // early (EagerUpdates.h), then its large weights in column blocks
 // (ColumnBlocks.h); then the best plan's fetches that start on an idle link
-// are issued earlier, checked on the simulator. The fastest that fits is
-// written; its copy, with premature prefetches delayed and waits added
-// where the run would overflow, becomes the function's body. Baselines are
-// written as their policies place transfers.
+// are issued earlier, checked on the simulator (StarvedPrefetches.h). The
+// fastest that fits is written; its copy, with premature prefetches delayed
+// and waits added where the run would overflow, becomes the function's
+// body. Baselines are written as their policies place transfers.
 //
 // This sits above the simulator, which depends on the analyses, so it
 // lives with the passes rather than in Analysis/.

@@ -194,8 +194,9 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     same results, bit for bit), and keeps that when faster: the function
     then takes the blocks as arguments, each marked `ho.column_block =
     array<i64: first, end>` with the columns it holds. Last, fetches that
-    start on a link gone idle are issued earlier, the earliest gap first,
-    while the simulated run still fits; the fastest schedule seen is kept.
+    start on a link gone idle are issued earlier: where the simulated step
+    gets shorter at once, then gap by gap in time order while the run still
+    fits; the fastest schedule seen is kept.
 
     When no hyperoffload plan fits the budget, the pass takes the plan with
     the least device memory (`least-memory` asks for it outright): every gap

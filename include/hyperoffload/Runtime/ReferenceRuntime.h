@@ -1,5 +1,4 @@
-//===- ReferenceRuntime.h - The runtime interface on host memory -*- C++
-//-*-===//
+//===- ReferenceRuntime.h - The runtime on host memory ----------*- C++ -*-===//
 //
 // A reference implementation of HyperOffloadRuntime.h: the arena and every
 // tier are host memory, and each transfer is a copy that completes when it

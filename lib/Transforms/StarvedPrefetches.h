@@ -23,8 +23,8 @@ namespace ho {
 /// On a copy of `planned`, issues earlier each prefetch that starts on a
 /// link left idle before it: first where the run under `simulation` gets
 /// faster at once, then the earliest gap first wherever the run still fits
-/// its budget. Returns the fastest copy seen if it is faster than `planned`
-/// and fits the budget with static offsets, else null.
+/// its budget, with static offsets too. Returns the fastest copy seen if it
+/// is faster than `planned`, else null.
 OwningOpRef<func::FuncOp>
 issueStarvedPrefetchesEarlier(func::FuncOp planned, const Target &target,
                               const SimulationOptions &simulation);

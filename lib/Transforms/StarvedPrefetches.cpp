@@ -76,9 +76,12 @@ private:
   /// and that `tries` gives a destination.
   std::array<std::optional<StarvedPrefetch>, 3>
   findStarvedPrefetches(const Tries &tries) const;
-  /// The run of the copy as it is now, if it fits the budget, with static
-  /// offsets too, and reads no copy before it is stored.
+  /// The run of the copy as it is now, if it fits the budget and reads no
+  /// copy before it is stored.
   FailureOr<SimulationResult> simulateFitting() const;
+  /// Whether the copy's static memory plan for `next`, its run, fits the
+  /// budget. Costlier than a run, so asked last.
+  bool fitsWithStaticOffsets(const SimulationResult &next) const;
   /// Takes `next`, the copy's run, as the current one; remembers the copy
   /// when it is the fastest so far.
   void accept(SimulationResult next);
@@ -142,11 +145,13 @@ FailureOr<SimulationResult> Repair::simulateFitting() const {
   FailureOr<SimulationResult> next = simulate(body, target, simulation);
   if (failed(next) || next->outOfMemory || !next->prematurePrefetches.empty())
     return failure();
-  BufferLiveness liveness(body, target.device.allocationGranularity);
-  if (assignOffsets(liveness, *next, simulation.budget).getArenaSize() >
-      simulation.budget)
-    return failure();
   return next;
+}
+
+bool Repair::fitsWithStaticOffsets(const SimulationResult &next) const {
+  BufferLiveness liveness(body, target.device.allocationGranularity);
+  return assignOffsets(liveness, next, simulation.budget).getArenaSize() <=
+         simulation.budget;
 }
 
 void Repair::accept(SimulationResult next) {
@@ -173,7 +178,8 @@ void Repair::closeGapsWhileFaster() {
     if (moved.empty())
       return;
     FailureOr<SimulationResult> next = simulateFitting();
-    if (succeeded(next) && next->stepTime < run->stepTime) {
+    if (succeeded(next) && next->stepTime < run->stepTime &&
+        fitsWithStaticOffsets(*next)) {
       accept(std::move(*next));
       continue;
     }
@@ -195,7 +201,7 @@ void Repair::sweepGapsInOrder() {
     Operation *place = earliest->prefetch->getNextNode();
     earliest->prefetch->moveBefore(earliest->destination);
     FailureOr<SimulationResult> next = simulateFitting();
-    if (succeeded(next))
+    if (succeeded(next) && fitsWithStaticOffsets(*next))
       accept(std::move(*next));
     else
       earliest->prefetch->moveBefore(place);

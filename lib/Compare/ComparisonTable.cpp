@@ -69,7 +69,7 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
   table.columns = {{"POLICY"},         {"PEAK", true},
                    {"VS NONE", true},  {"STEP TIME", true},
                    {"SLOWDOWN", true}, {"STALL TIME", true},
-                   {"STALLS", true},   {"COMPACTIONS", true}};
+                   {"STALLS", true},   {"ALLOCATOR STALLS", true}};
   std::vector<Link> links = getUsedLinks(comparison);
   for (const Link &link : links)
     table.columns.push_back({getLinkHeader(link), true});
@@ -89,8 +89,9 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
         slowdown ? llvm::formatv("{0:f2}x", *slowdown).str() : "n/a",
         formatSeconds(result.stallTime),
         std::to_string(result.stallCount),
-        llvm::formatv("{0} ({1})", result.compactions,
-                      formatSeconds(result.compactionTime))
+        llvm::formatv(
+            "{0}: {1} ({2})", stringifyAllocatorKind(run.simulation.allocator),
+            result.allocatorStalls, formatSeconds(result.allocatorStallTime))
             .str()};
     for (const Link &link : links)
       row.push_back(

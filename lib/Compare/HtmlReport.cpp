@@ -135,7 +135,7 @@ static void writeStallHeatMap(raw_ostream &os,
   }
 
   svg::openPlot(os, "stall-heatmap", kWideWidth, height,
-                "Stall and compaction time per slice of the step");
+                "Stall and allocator time per slice of the step");
   os << formatv("<text class=\"title\" x=\"{0}\" y=\"16\">Compute waiting, "
                 "per 1/{1} of the step's ops (darkest: {2})</text>\n",
                 labelWidth, kBins, formatSeconds(hottest));
@@ -147,25 +147,25 @@ static void writeStallHeatMap(raw_ostream &os,
                   stringifyComparedPolicy(run.policy));
     for (auto [column, bin] : llvm::enumerate(rows[row])) {
       double total = bin.getTotal();
-      // Square root: a few long compactions should not wash out the rest.
+      // Square root: a few long allocator stalls should not wash out the rest.
       double intensity = hottest > 0 ? std::sqrt(total / hottest) : 0;
       os << formatv(
           "<rect class=\"mark{0}\" x=\"{1:f1}\" y=\"{2:f1}\" "
           "width=\"{3:f2}\" height=\"{4}\" fill=\"{5}\">"
-          "<title>{6}, ops {7}-{8}%: waits {9}, compaction {10}"
+          "<title>{6}, ops {7}-{8}%: waits {9}, allocator {10}"
           "</title></rect>\n",
           total > 0 ? " hot" : "", labelWidth + column * cellWidth, y + 1,
           cellWidth - 0.5, rowHeight - 2, getHeatColor(intensity),
           stringifyComparedPolicy(run.policy), 100 * column / kBins,
           100 * (column + 1) / kBins, formatSeconds(bin.transferSeconds),
-          formatSeconds(bin.compactionSeconds));
+          formatSeconds(bin.allocatorSeconds));
     }
     const SimulationResult &result = run.result;
     os << formatv("<text class=\"row\" x=\"{0:f1}\" y=\"{1:f1}\">{2} + {3} "
-                  "compaction</text>\n",
+                  "allocator</text>\n",
                   kWideWidth - totalWidth + 8, y + rowHeight / 2 + 4,
                   formatSeconds(result.stallTime),
-                  formatSeconds(result.compactionTime));
+                  formatSeconds(result.allocatorStallTime));
   }
   double axisY = top + rowHeight * comparison.runs.size() + 14;
   for (unsigned percent = 0; percent <= 100; percent += 25)
@@ -190,7 +190,7 @@ static llvm::StringRef getTrackColor(const TrackDigest &track) {
     return "#78909c";
   case TrackDigest::Kind::Stall:
     return "#e53935";
-  case TrackDigest::Kind::Compaction:
+  case TrackDigest::Kind::AllocatorStall:
     return "#8e24aa";
   case TrackDigest::Kind::Link:
     return llvm::StringRef(track.name).ends_with("device") ? "#43a047"
@@ -276,13 +276,14 @@ void ho::writeComparisonHtml(raw_ostream &os,
     writeMemoryChart(os, comparison, run);
   os << "</div>\n";
 
-  os << "<h2>Where compute waited</h2>\n<p class=\"note\">Stall and compaction "
+  os << "<h2>Where compute waited</h2>\n<p class=\"note\">Stall and allocator "
         "time in each slice of the step, the runs lined up by the compute ops "
         "they had issued, so that a column is the same part of the graph in "
         "every row. Hover a cell for its figures.</p>\n";
   writeStallHeatMap(os, comparison);
 
-  os << "<h2>Timelines</h2>\n<p class=\"note\">Compute, stalls, compactions "
+  os << "<h2>Timelines</h2>\n<p class=\"note\">Compute, stalls, allocator "
+        "stalls "
         "and the transfers on each link direction, each run on its own time "
         "axis. Stretches less than a pixel apart are drawn as one.</p>\n";
   for (const PolicyRun &run : comparison.runs)

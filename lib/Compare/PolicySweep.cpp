@@ -168,7 +168,7 @@ llvm::json::Value ho::sweepToJSON(const PolicySweep &sweep) {
 
 void ho::writeSweepCSV(llvm::raw_ostream &os, const PolicySweep &sweep) {
   os << "field,value,policy,step_time_s,slowdown,peak_footprint_bytes,fits,"
-        "stall_time_s,compactions,compaction_time_s,time_bound_s,"
+        "stall_time_s,allocator_stalls,allocator_stall_time_s,time_bound_s,"
         "gap_to_time_bound\n";
   auto optional = [](std::optional<double> value) {
     return value ? llvm::formatv("{0}", formatValue(*value)).str()
@@ -184,8 +184,8 @@ void ho::writeSweepCSV(llvm::raw_ostream &os, const PolicySweep &sweep) {
          << optional(comparison.getSlowdown(run)) << ','
          << result.peakFootprintBytes << ','
          << (comparison.fits(run) ? "true" : "false") << ','
-         << formatValue(result.stallTime) << ',' << result.compactions << ','
-         << formatValue(result.compactionTime) << ','
+         << formatValue(result.stallTime) << ',' << result.allocatorStalls
+         << ',' << formatValue(result.allocatorStallTime) << ','
          << formatValue(comparison.bounds.getTimeSeconds()) << ','
          << optional(comparison.getGap(run)) << '\n';
     }

@@ -51,8 +51,8 @@ static TrackDigest::Kind classify(const TimelineEvent &event) {
   case TimelineEvent::Kind::Stall:
   case TimelineEvent::Kind::HostOverhead:
     return TrackDigest::Kind::Stall;
-  case TimelineEvent::Kind::Compaction:
-    return TrackDigest::Kind::Compaction;
+  case TimelineEvent::Kind::AllocatorStall:
+    return TrackDigest::Kind::AllocatorStall;
   case TimelineEvent::Kind::Transfer:
     return TrackDigest::Kind::Link;
   }
@@ -65,8 +65,8 @@ static std::string getTrackName(const TimelineEvent &event) {
     return "compute";
   case TrackDigest::Kind::Stall:
     return "stalls";
-  case TrackDigest::Kind::Compaction:
-    return "compaction";
+  case TrackDigest::Kind::AllocatorStall:
+    return "allocator";
   case TrackDigest::Kind::Link:
     return event.track;
   }
@@ -125,7 +125,7 @@ std::vector<StallBin> ho::binStallsByProgress(const SimulationResult &result,
   for (const TimelineEvent &event : result.events) {
     TrackDigest::Kind kind = classify(event);
     if (kind != TrackDigest::Kind::Stall &&
-        kind != TrackDigest::Kind::Compaction)
+        kind != TrackDigest::Kind::AllocatorStall)
       continue;
     // The op the wait delays: the first that starts once it began.
     size_t delayed =
@@ -135,8 +135,8 @@ std::vector<StallBin> ho::binStallsByProgress(const SimulationResult &result,
             ? 0
             : std::min<size_t>(bins - 1, delayed * bins / computeStarts.size());
     double seconds = event.end - event.start;
-    if (kind == TrackDigest::Kind::Compaction)
-      binned[bin].compactionSeconds += seconds;
+    if (kind == TrackDigest::Kind::AllocatorStall)
+      binned[bin].allocatorSeconds += seconds;
     else
       binned[bin].transferSeconds += seconds;
   }

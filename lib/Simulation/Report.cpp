@@ -112,9 +112,11 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                       formatSeconds(result.stallTime), result.stallCount,
                       percentOfStep(result.stallTime),
                       formatSeconds(result.hostOverheadTime));
-  os << llvm::formatv("  compactions     {0} ({1}, {2} moved)\n",
-                      result.compactions, formatSeconds(result.compactionTime),
-                      formatBytes(result.compactionBytes));
+  os << llvm::formatv("  allocator       {0} stalls ({1}): {2} of cache "
+                      "released, {3} pages remapped\n",
+                      result.allocatorStalls,
+                      formatSeconds(result.allocatorStallTime),
+                      formatBytes(result.releasedBytes), result.remappedPages);
   if (options.mode != ExecutionMode::AsWritten)
     os << llvm::formatv("  runtime         {0} fetches, {1} evictions\n",
                         result.fetches, result.evictions);
@@ -203,9 +205,10 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       {"stall_time_s", result.stallTime},
       {"stall_count", static_cast<int64_t>(result.stallCount)},
       {"host_overhead_time_s", result.hostOverheadTime},
-      {"compactions", static_cast<int64_t>(result.compactions)},
-      {"compaction_time_s", result.compactionTime},
-      {"compaction_bytes", result.compactionBytes},
+      {"allocator_stalls", static_cast<int64_t>(result.allocatorStalls)},
+      {"allocator_stall_time_s", result.allocatorStallTime},
+      {"released_bytes", result.releasedBytes},
+      {"remapped_pages", result.remappedPages},
       {"fetches", static_cast<int64_t>(result.fetches)},
       {"evictions", static_cast<int64_t>(result.evictions)},
       {"budget_bytes", result.budget},
@@ -238,7 +241,7 @@ void ho::writeChromeTraceEvents(llvm::json::OStream &json,
     return it->second;
   };
   trackId("compute");
-  static const char *const categories[] = {"compute", "stall", "compaction",
+  static const char *const categories[] = {"compute", "stall", "allocator",
                                            "transfer", "host"};
   for (const TimelineEvent &event : result.events) {
     int64_t tid = trackId(event.track);

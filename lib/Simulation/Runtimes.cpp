@@ -3,7 +3,10 @@
 // Runs an unplanned function the way a runtime would: compute blocks while
 // whatever an op needs is fetched, and memory pressure evicts what was used
 // least recently. The reactive runtime moves any tensor whole; the paged one
-// keeps KV caches in fixed-size blocks and moves only those.
+// keeps KV caches in fixed-size blocks and moves only those. Both may use
+// every link the target has, as a plan does: a copy is split over the
+// fastest links in proportion to their bandwidth when that is quicker than
+// one link, issue overheads included.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,18 +25,72 @@ using namespace mlir::ho::detail;
 // Reactive runtime
 //===----------------------------------------------------------------------===//
 
-void TimelineSimulator::blockingTransfer(MemoryTier tier, Direction direction,
-                                         int64_t bytes, std::string name) {
-  const LinkModel &link = *target.getLink(tier);
-  double start = now;
-  if (link.issueOverhead > 0) {
-    addEvent(TimelineEvent::Kind::HostOverhead, "compute",
-             "host issue/sync " + name, now, now + link.issueOverhead);
-    now += link.issueOverhead;
-    result.hostOverheadTime += link.issueOverhead;
+/// The links a runtime splits a blocking copy of `bytes` over, with the
+/// bytes each takes: the k fastest links for the k whose estimated time
+/// (issue overheads one after the other, then the slowest share's latency
+/// and bytes) is least. Shares are proportional to bandwidth, so that they
+/// end together.
+static SmallVector<std::pair<MemoryTier, int64_t>, 3>
+splitOverLinks(const Target &target, Direction direction, int64_t bytes) {
+  auto bandwidthOf = [&](MemoryTier tier) {
+    const LinkModel &link = *target.getLink(tier);
+    return direction == Direction::ToDevice ? link.bandwidthToDevice
+                                            : link.bandwidthFromDevice;
+  };
+  SmallVector<MemoryTier, 3> tiers;
+  for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
+    if (target.getLink(tier))
+      tiers.push_back(tier);
+  llvm::stable_sort(tiers, [&](MemoryTier a, MemoryTier b) {
+    return bandwidthOf(a) > bandwidthOf(b);
+  });
+
+  SmallVector<std::pair<MemoryTier, int64_t>, 3> best;
+  double bestTime = 0;
+  for (size_t count = 1; count <= tiers.size(); ++count) {
+    double total = 0, overhead = 0, latency = 0;
+    for (size_t i = 0; i < count; ++i) {
+      total += bandwidthOf(tiers[i]);
+      overhead += target.getLink(tiers[i])->issueOverhead;
+      latency = std::max(latency, target.getLink(tiers[i])->latency);
+    }
+    double time = overhead + latency + bytes / total;
+    if (!best.empty() && time >= bestTime)
+      continue;
+    best.clear();
+    bestTime = time;
+    int64_t assigned = 0;
+    for (size_t i = 0; i < count; ++i) {
+      int64_t share =
+          i + 1 == count
+              ? bytes - assigned
+              : static_cast<int64_t>(bytes * (bandwidthOf(tiers[i]) / total));
+      assigned += share;
+      if (share > 0)
+        best.push_back({tiers[i], share});
+    }
   }
-  LinkChannel::TransferId id = issueTransfer(tier, direction, bytes, name);
-  double end = getChannel(tier, direction).finish(id);
+  return best;
+}
+
+void TimelineSimulator::blockingTransfer(Direction direction, int64_t bytes,
+                                         std::string name) {
+  double start = now;
+  SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 3> copies;
+  for (auto [tier, share] : splitOverLinks(target, direction, bytes)) {
+    double overhead = target.getLink(tier)->issueOverhead;
+    if (overhead > 0) {
+      addEvent(TimelineEvent::Kind::HostOverhead, "compute",
+               "host issue/sync " + name, now, now + overhead);
+      now += overhead;
+      result.hostOverheadTime += overhead;
+    }
+    copies.push_back({&getChannel(tier, direction),
+                      issueTransfer(tier, direction, share, name)});
+  }
+  double end = now;
+  for (auto [channel, id] : copies)
+    end = std::max(end, channel->finish(id));
   addEvent(TimelineEvent::Kind::Stall, "compute", "wait " + name, now, end);
   ++result.stallCount;
   result.stallTime += end - start;
@@ -45,8 +102,8 @@ void TimelineSimulator::evict(BufferId id) {
   BufferState &bufferState = state[id];
   // A buffer whose tier copy is current is dropped without a copy.
   if (!bufferState.hasTierCopy)
-    blockingTransfer(*target.getDefaultTier(), Direction::FromDevice,
-                     buffer.size, "evict " + describeValue(buffer.root));
+    blockingTransfer(Direction::FromDevice, buffer.size,
+                     "evict " + describeValue(buffer.root));
   bufferState.hasTierCopy = true;
   allocator->release(id);
   setResident(id, false);
@@ -56,7 +113,9 @@ void TimelineSimulator::evict(BufferId id) {
 
 void TimelineSimulator::makeRoom(int64_t bytes,
                                  const llvm::SmallDenseSet<BufferId> &pinned) {
-  while (allocator->getFreeBytes() < allocator->getFootprint(bytes)) {
+  // The caching allocator may fail a request although enough bytes are
+  // free: the runtime evicts until the allocator can place it.
+  while (!allocator->canAllocate(bytes)) {
     // The least recently touched resident buffer that the op does not need;
     // the lower id on a tie.
     auto victim = llvm::find_if(residentByRecency, [&](auto entry) {
@@ -87,7 +146,7 @@ LogicalResult TimelineSimulator::runReactive() {
   // Arguments start on the device while they fit, the rest in the tier.
   for (BufferId id : liveness.getDefinedAt(liveness.getEntryPoint())) {
     state[id].hasTierCopy = true;
-    if (allocator->getFreeBytes() >= liveness.getBuffer(id).size) {
+    if (allocator->canAllocate(liveness.getBuffer(id).size)) {
       if (failed(allocate(id)))
         return failure();
     }
@@ -107,8 +166,8 @@ LogicalResult TimelineSimulator::runReactive() {
       makeRoom(buffer->size, pinned);
       if (failed(allocate(buffer->id)))
         return failure();
-      blockingTransfer(*target.getDefaultTier(), Direction::ToDevice,
-                       buffer->size, "fetch " + describeValue(buffer->root));
+      blockingTransfer(Direction::ToDevice, buffer->size,
+                       "fetch " + describeValue(buffer->root));
       state[buffer->id].hasTierCopy = true;
       ++result.fetches;
     }
@@ -184,8 +243,7 @@ void TimelineSimulator::makeRoomInBlocks(
     int64_t clean = cache.residentBlocks - cache.dirtyBlocks;
     int64_t written = std::max<int64_t>(0, evicted - clean);
     if (written > 0)
-      blockingTransfer(*target.getDefaultTier(), Direction::FromDevice,
-                       written * pool.getBlockBytes(),
+      blockingTransfer(Direction::FromDevice, written * pool.getBlockBytes(),
                        "swap out " +
                            describeValue(liveness.getBuffer(id).root));
     cache.dirtyBlocks -= written;
@@ -206,7 +264,7 @@ void TimelineSimulator::fetchMissingBlocks(
   // The last block may be partly filled: only its bytes cross the link.
   int64_t bytes = std::min(missing * pool.getBlockBytes(), buffer.size);
   setResidentBlocks(id, total);
-  blockingTransfer(*target.getDefaultTier(), Direction::ToDevice, bytes,
+  blockingTransfer(Direction::ToDevice, bytes,
                    "swap in " + describeValue(buffer.root));
   ++result.fetches;
 }

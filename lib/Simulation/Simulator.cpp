@@ -33,8 +33,10 @@ llvm::StringRef ho::stringifyAllocatorKind(AllocatorKind kind) {
   switch (kind) {
   case AllocatorKind::Static:
     return "static";
-  case AllocatorKind::Dynamic:
-    return "dynamic";
+  case AllocatorKind::Caching:
+    return "caching";
+  case AllocatorKind::Expandable:
+    return "expandable";
   case AllocatorKind::Ideal:
     return "ideal";
   case AllocatorKind::Paged:
@@ -165,7 +167,7 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
     return emitError(getBufferLoc(id))
            << "the static allocator needs an offset for this buffer ("
            << buffer.size << " bytes); run ho-assign-offsets first or "
-           << "simulate with allocator=dynamic";
+           << "simulate with allocator=caching";
   case Status::Overlap: {
     InFlightDiagnostic diag = emitError(getBufferLoc(id))
                               << "buffer at offset " << placed.offset << " ("
@@ -180,17 +182,19 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
     noteOutOfMemory();
     break;
   case Status::Placed:
-  case Status::PlacedAfterCompaction:
+  case Status::PlacedAfterRelease:
     break;
   }
-  if (placed.movedBytes > 0) {
-    double seconds = placed.movedBytes / target.device.hbmBandwidth +
-                     target.device.compactionOverhead;
-    ++result.compactions;
-    result.compactionBytes += placed.movedBytes;
-    result.compactionTime += seconds;
-    addEvent(TimelineEvent::Kind::Compaction, "compute", "compaction", now,
-             now + seconds, placed.movedBytes);
+  if (placed.releasedCache) {
+    double seconds = target.device.cacheReleaseOverhead +
+                     placed.remappedPages * target.device.pageMapOverhead;
+    ++result.allocatorStalls;
+    result.allocatorStallTime += seconds;
+    result.releasedBytes += placed.releasedBytes;
+    result.remappedPages += placed.remappedPages;
+    addEvent(TimelineEvent::Kind::AllocatorStall, "compute",
+             "release cache and retry", now, now + seconds,
+             placed.releasedBytes);
     now += seconds;
   }
   setResident(id, true);
@@ -496,9 +500,15 @@ FailureOr<SimulationResult> TimelineSimulator::run() {
         std::make_unique<StaticAllocator>(result.budget, std::move(offsets));
     break;
   }
-  case AllocatorKind::Dynamic:
-    allocator = std::make_unique<BestFitAllocator>(result.budget);
+  case AllocatorKind::Caching:
+  case AllocatorKind::Expandable: {
+    CachingAllocator::Options cachingOptions;
+    cachingOptions.expandableSegments =
+        options.allocator == AllocatorKind::Expandable;
+    allocator =
+        std::make_unique<CachingAllocator>(result.budget, cachingOptions);
     break;
+  }
   case AllocatorKind::Ideal:
     allocator = std::make_unique<IdealAllocator>(result.budget);
     break;

@@ -101,8 +101,9 @@ private:
                      llvm::SmallDenseSet<BufferId> &pinned);
   void makeRoom(int64_t bytes, const llvm::SmallDenseSet<BufferId> &pinned);
   void evict(BufferId id);
-  void blockingTransfer(MemoryTier tier, Direction direction, int64_t bytes,
-                        std::string name);
+  /// A copy compute waits for, split over the links as splitOverLinks
+  /// says, each share paying its link's host issue overhead.
+  void blockingTransfer(Direction direction, int64_t bytes, std::string name);
 
   // Paged runtime.
   BlockAllocator &getBlockAllocator();

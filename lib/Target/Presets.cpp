@@ -33,7 +33,8 @@ static constexpr Preset kPresets[] = {
     "hbm_bandwidth_gbps": 1600,
     "launch_overhead_us": 5,
     "allocation_granularity_bytes": 512,
-    "compaction_overhead_us": 500,
+    "cache_release_overhead_us": 500,
+    "page_map_overhead_us": 20,
     "collective_bandwidth_gbps": 196
   },
   "links": {
@@ -57,7 +58,8 @@ static constexpr Preset kPresets[] = {
     "hbm_bandwidth_gbps": 1600,
     "launch_overhead_us": 5,
     "allocation_granularity_bytes": 512,
-    "compaction_overhead_us": 500,
+    "cache_release_overhead_us": 500,
+    "page_map_overhead_us": 20,
     "collective_bandwidth_gbps": 196
   },
   "links": {
@@ -75,7 +77,8 @@ static constexpr Preset kPresets[] = {
     "hbm_bandwidth_gbps": 4800,
     "launch_overhead_us": 5,
     "allocation_granularity_bytes": 512,
-    "compaction_overhead_us": 500,
+    "cache_release_overhead_us": 500,
+    "page_map_overhead_us": 20,
     "collective_bandwidth_gbps": 450
   },
   "links": {
@@ -96,7 +99,8 @@ static constexpr Preset kPresets[] = {
     "hbm_bandwidth_gbps": 4800,
     "launch_overhead_us": 5,
     "allocation_granularity_bytes": 512,
-    "compaction_overhead_us": 500,
+    "cache_release_overhead_us": 500,
+    "page_map_overhead_us": 20,
     "collective_bandwidth_gbps": 450
   },
   "links": {

@@ -42,7 +42,8 @@ static constexpr StringRef kDeviceFields[] = {"peak_tflops",
                                               "hbm_bandwidth_gbps",
                                               "launch_overhead_us",
                                               "allocation_granularity_bytes",
-                                              "compaction_overhead_us",
+                                              "cache_release_overhead_us",
+                                              "page_map_overhead_us",
                                               "collective_bandwidth_gbps"};
 static constexpr StringRef kPeakFields[] = {"f32", "bf16", "fp8"};
 static constexpr StringRef kLinkFields[] = {"bandwidth_to_device_gbps",
@@ -359,9 +360,11 @@ private:
                     {Rule::NonNegative, 0.0, kMicro}, device.launchOverhead) ||
         !readNumber(*object, "allocation_granularity_bytes", path,
                     {Rule::PowerOfTwo, 1.0}, granularity) ||
-        !readNumber(*object, "compaction_overhead_us", path,
+        !readNumber(*object, "cache_release_overhead_us", path,
                     {Rule::NonNegative, 0.0, kMicro},
-                    device.compactionOverhead) ||
+                    device.cacheReleaseOverhead) ||
+        !readNumber(*object, "page_map_overhead_us", path,
+                    {Rule::NonNegative, 0.0, kMicro}, device.pageMapOverhead) ||
         !readNumber(*object, "collective_bandwidth_gbps", path,
                     {Rule::Positive, std::nullopt, kGiga},
                     device.collectiveBandwidth))
@@ -494,7 +497,9 @@ json::Value ho::toJSON(const Target &target) {
       {"hbm_bandwidth_gbps", toUnit(device.hbmBandwidth, kGiga)},
       {"launch_overhead_us", toUnit(device.launchOverhead, kMicro)},
       {"allocation_granularity_bytes", device.allocationGranularity},
-      {"compaction_overhead_us", toUnit(device.compactionOverhead, kMicro)},
+      {"cache_release_overhead_us",
+       toUnit(device.cacheReleaseOverhead, kMicro)},
+      {"page_map_overhead_us", toUnit(device.pageMapOverhead, kMicro)},
       {"collective_bandwidth_gbps", toUnit(device.collectiveBandwidth, kGiga)}};
 
   json::Object links;

@@ -54,7 +54,7 @@
 // CHECK-NEXT: return
 
 // REPORT: @kv_cache simulation on round-numbers: as-written, static allocator
-// REPORT: compactions     0
+// REPORT: allocator       0 stalls
 // REPORT: out of memory   no
 // REPORT: traffic         pool -> device   1.00 MB in 1 transfers
 func.func @kv_cache(%x: tensor<4xf32>, %kv: tensor<250000xf32> {ho.role = "kv_cache"})

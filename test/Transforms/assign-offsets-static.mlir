@@ -12,18 +12,18 @@
 // RUN:   | hyperoffload-opt --ho-report="allocator=static output=/dev/null json=-" \
 // RUN:   | FileCheck %s --check-prefix=MODEL
 
-// MODEL:      "compactions": 0,
+// MODEL:      "allocator_stalls": 0,
 // MODEL:      "peak_footprint_bytes": [[ARENA:[0-9]+]],
 // MODEL:      func.func @llama3_tiny_train
 // MODEL-SAME: attributes {ho.arena_size = [[ARENA]] : i64}
 
 // The metrics come first, functions by name; then the IR.
 // CHECK:      "fragmented": {
-// CHECK:        "compactions": 0,
+// CHECK:        "allocator_stalls": 0,
 // CHECK:        "peak_footprint_bytes": 112,
 // CHECK:        "peak_live_bytes": 80,
 // CHECK:      "offload_in_flight": {
-// CHECK:        "compactions": 0,
+// CHECK:        "allocator_stalls": 0,
 // CHECK:        "peak_footprint_bytes": 2000016,
 // CHECK:        "peak_live_bytes": 2000016,
 

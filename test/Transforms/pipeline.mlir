@@ -20,9 +20,9 @@
 // CHECK: ho.await
 // CHECK: ho.offload
 
-// The static plan runs without compaction, within the budget.
+// The static plan runs without allocator stalls, within the budget.
 // REPORT: static allocator
-// REPORT: compactions     0
+// REPORT: allocator       0 stalls
 // REPORT: peak footprint  1.00 MB
 // REPORT: out of memory   no
 

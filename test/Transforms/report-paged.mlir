@@ -12,14 +12,14 @@
 // CHECK-LABEL: @two_caches simulation on round-numbers: paged, paged allocator
 // CHECK:      step time       3.000 ms
 // CHECK:      stalls          3.000 ms in 3 stalls
-// CHECK:      compactions     0
+// CHECK:      allocator       0 stalls
 // CHECK:      runtime         2 fetches, 2 evictions
 // CHECK:      blocks          1.00 MB each
 // CHECK:      peak live       4.00 MB of a 4.00 MB budget
 // CHECK:      out of memory   no
 // CHECK:      traffic         pool -> device   2.00 MB in 2 transfers
 // CHECK-NEXT: traffic         device -> pool   1.00 MB in 1 transfers
-// ALLOCATOR: error: paged mode moves KV caches in fixed-size blocks: simulate it with the paged allocator, not the dynamic one
+// ALLOCATOR: error: paged mode moves KV caches in fixed-size blocks: simulate it with the paged allocator, not the caching one
 // BLOCK: error: invalid block-size option '0.5': expected a size with a unit, such as 64KiB
 func.func @two_caches(%w: tensor<250000xf32>,
                       %k0: tensor<500000xf32> {ho.role = "kv_cache"},

@@ -1,10 +1,10 @@
 // Reactive mode: a runtime without a plan.
-// RUN: hyperoffload-opt %s --ho-report="hw=%S/Inputs/round-numbers.json mode=reactive budget=3072B" -split-input-file -verify-diagnostics -o /dev/null | FileCheck %s
+// RUN: hyperoffload-opt %s --ho-report="hw=%S/Inputs/round-numbers.json mode=reactive allocator=ideal budget=3072B" -split-input-file -verify-diagnostics -o /dev/null | FileCheck %s
 
 // Three 1 KiB buffers fit in 3 KiB. Each new one evicts the least recently
 // used (a copy-out, since computed values have no copy in the pool), and a
 // later use fetches it back; every copy blocks compute.
-// CHECK-LABEL: @lru simulation on round-numbers: reactive, dynamic allocator
+// CHECK-LABEL: @lru simulation on round-numbers: reactive, ideal allocator
 // CHECK:      stalls          {{.*}} in 6 stalls
 // CHECK:      runtime         3 fetches, 3 evictions
 // CHECK:      peak live       3.07 KB of a 3.07 KB budget

@@ -4,7 +4,7 @@
 // %a and %c never live at the same time, so they may share offset 0, below
 // the argument at 32.
 // CHECK-LABEL: @planned simulation on round-numbers: as-written, static allocator
-// CHECK: compactions     0
+// CHECK: allocator       0 stalls
 // CHECK: peak live       48 B
 // CHECK: peak footprint  48 B
 func.func @planned(%x: tensor<4xf32> {ho.offset = 32 : i64}) -> tensor<4xf32> {
@@ -26,7 +26,7 @@ func.func @overlap(%x: tensor<4xf32> {ho.offset = 0 : i64}) -> tensor<4xf32> {
 // -----
 
 func.func @unplanned(%x: tensor<4xf32> {ho.offset = 0 : i64}) -> tensor<4xf32> {
-  // expected-error @below {{the static allocator needs an offset for this buffer (16 bytes); run ho-assign-offsets first or simulate with allocator=dynamic}}
+  // expected-error @below {{the static allocator needs an offset for this buffer (16 bytes); run ho-assign-offsets first or simulate with allocator=caching}}
   %a = ho.compute "relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
 }

@@ -16,8 +16,8 @@ TimelineEvent event(Kind kind, std::string track, double start, double end,
 }
 
 /// Four compute ops of 1 s, a 2 s wait before the third and a 1 s
-/// compaction before the fourth: 0-1 op, 1-2 op, 2-4 wait, 4-5 op,
-/// 5-6 compaction, 6-7 op; transfers on two links.
+/// allocator stall before the fourth: 0-1 op, 1-2 op, 2-4 wait, 4-5 op,
+/// 5-6 allocator stall, 6-7 op; transfers on two links.
 SimulationResult makeRun() {
   SimulationResult result;
   result.stepTime = 7;
@@ -26,7 +26,7 @@ SimulationResult makeRun() {
       event(Kind::Compute, "compute", 1, 2),
       event(Kind::Stall, "compute", 2, 4),
       event(Kind::Compute, "compute", 4, 5),
-      event(Kind::Compaction, "compute", 5, 6),
+      event(Kind::AllocatorStall, "compute", 5, 6),
       event(Kind::Compute, "compute", 6, 7),
       event(Kind::Transfer, "pool -> device", 1, 3, 100),
       event(Kind::Transfer, "pool -> device", 3.001, 4, 50),
@@ -66,7 +66,7 @@ TEST(TimelineDigest, TracksInFixedOrderMergedAtTheResolution) {
   ASSERT_EQ(tracks.size(), 5u);
   EXPECT_EQ(tracks[0].name, "compute");
   EXPECT_EQ(tracks[1].name, "stalls");
-  EXPECT_EQ(tracks[2].name, "compaction");
+  EXPECT_EQ(tracks[2].name, "allocator");
   EXPECT_EQ(tracks[3].name, "device -> pool");
   EXPECT_EQ(tracks[4].name, "pool -> device");
 
@@ -84,17 +84,17 @@ TEST(TimelineDigest, TracksInFixedOrderMergedAtTheResolution) {
 
 TEST(TimelineDigest, StallsBinnedByTheOpTheyDelay) {
   // Two bins of two ops each: the wait delays op 2 (second bin), the
-  // compaction op 3 (second bin).
+  // allocator stall at op 3 (second bin).
   std::vector<StallBin> bins = binStallsByProgress(makeRun(), 2);
   ASSERT_EQ(bins.size(), 2u);
   EXPECT_EQ(bins[0].getTotal(), 0);
   EXPECT_DOUBLE_EQ(bins[1].transferSeconds, 2);
-  EXPECT_DOUBLE_EQ(bins[1].compactionSeconds, 1);
+  EXPECT_DOUBLE_EQ(bins[1].allocatorSeconds, 1);
 
   // Four bins: one op each.
   bins = binStallsByProgress(makeRun(), 4);
   EXPECT_DOUBLE_EQ(bins[2].transferSeconds, 2);
-  EXPECT_DOUBLE_EQ(bins[3].compactionSeconds, 1);
+  EXPECT_DOUBLE_EQ(bins[3].allocatorSeconds, 1);
   EXPECT_EQ(bins[0].getTotal() + bins[1].getTotal(), 0);
 
   // A wait after the last op (a drain) counts in the last bin.

@@ -32,7 +32,8 @@ void expectSameTarget(const Target &actual, const Target &expected) {
   EXPECT_EQ(a.hbmBandwidth, e.hbmBandwidth);
   EXPECT_EQ(a.launchOverhead, e.launchOverhead);
   EXPECT_EQ(a.allocationGranularity, e.allocationGranularity);
-  EXPECT_EQ(a.compactionOverhead, e.compactionOverhead);
+  EXPECT_EQ(a.cacheReleaseOverhead, e.cacheReleaseOverhead);
+  EXPECT_EQ(a.pageMapOverhead, e.pageMapOverhead);
   EXPECT_EQ(a.collectiveBandwidth, e.collectiveBandwidth);
   for (size_t i = 0; i < expected.links.size(); ++i) {
     SCOPED_TRACE("link " + std::to_string(i));
@@ -118,7 +119,8 @@ TEST(TargetPresets, ConvertsToSIUnits) {
   EXPECT_EQ(t.device.hbmBandwidth, 1.6e12);
   EXPECT_DOUBLE_EQ(t.device.launchOverhead, 5e-6);
   EXPECT_EQ(t.device.allocationGranularity, 512);
-  EXPECT_DOUBLE_EQ(t.device.compactionOverhead, 500e-6);
+  EXPECT_DOUBLE_EQ(t.device.cacheReleaseOverhead, 500e-6);
+  EXPECT_DOUBLE_EQ(t.device.pageMapOverhead, 20e-6);
   EXPECT_EQ(t.device.collectiveBandwidth, 196e9);
   const LinkModel *pool = t.getLink(MemoryTier::pool);
   ASSERT_NE(pool, nullptr);
@@ -147,7 +149,8 @@ TEST(TargetFormat, OptionalFieldsTakeTheirDefaults) {
   EXPECT_EQ(t->device.peakFlopsFP8, 100e12);
   EXPECT_EQ(t->device.launchOverhead, 0);
   EXPECT_EQ(t->device.allocationGranularity, 1);
-  EXPECT_EQ(t->device.compactionOverhead, 0);
+  EXPECT_EQ(t->device.cacheReleaseOverhead, 0);
+  EXPECT_EQ(t->device.pageMapOverhead, 0);
   EXPECT_EQ(t->device.collectiveBandwidth, 50e9);
   const LinkModel *pool = t->getLink(MemoryTier::pool);
   ASSERT_NE(pool, nullptr);
@@ -245,7 +248,8 @@ TEST(TargetFormat, UnknownFieldsAndTiers) {
             "hw.json: device.hbm_capacity_gb: unknown field; valid fields "
             "are: peak_tflops, hbm_capacity_gib, hbm_bandwidth_gbps, "
             "launch_overhead_us, allocation_granularity_bytes, "
-            "compaction_overhead_us, collective_bandwidth_gbps; did you mean "
+            "cache_release_overhead_us, page_map_overhead_us, "
+            "collective_bandwidth_gbps; did you mean "
             "'hbm_capacity_gib'?");
   EXPECT_EQ(errorWith(R"("bf16": 100)", R"("bf16": 100, "int4": 1)"),
             "hw.json: device.peak_tflops.int4: unknown field; valid fields "

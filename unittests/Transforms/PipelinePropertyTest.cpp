@@ -102,7 +102,7 @@ Target makeRandomTarget(Rng &rng) {
   device.launchOverhead = uniformReal(rng, 0, 10e-6);
   const int64_t granularities[] = {1, 256, 512};
   device.allocationGranularity = granularities[uniformInt(rng, 0, 2)];
-  device.compactionOverhead = 100e-6;
+  device.cacheReleaseOverhead = 100e-6;
   device.collectiveBandwidth = 100e9;
 
   // 1 to 3 distinct tiers, in random order of choice.
@@ -555,7 +555,7 @@ void PipelinePropertyTest::runSeed(uint64_t seed, bool verbose) {
     EXPECT_LE(result->peakFootprintBytes, drawn.budget)
         << drawn.describe() << "\nplanned:\n"
         << planned;
-    EXPECT_EQ(result->compactions, 0u) << drawn.describe();
+    EXPECT_EQ(result->allocatorStalls, 0u) << drawn.describe();
     // The transfer part of the bound holds for the input's order of ops; a
     // refined order can need less to move, and only compute still bounds it.
     bool reordered = getComputeOrder(body) != inputOrder;

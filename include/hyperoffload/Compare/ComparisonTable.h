@@ -30,7 +30,7 @@ struct ComparisonTable {
   std::vector<std::vector<std::string>> rows;
 };
 
-/// Policy, peak, reduction, step time, slowdown, stalls, compactions, the
+/// Policy, peak, reduction, step time, slowdown, stalls, allocator stalls, the
 /// bytes of each link direction that some run used, the gap to the time
 /// bound and whether the run fit.
 ComparisonTable tabulateComparison(const PolicyComparison &comparison);

@@ -31,13 +31,14 @@ namespace ho {
 enum class ComparedPolicy {
   /// No offload: the input as written, on the ideal allocator.
   None,
-  /// No plan: fetch on demand, evict least recently used, dynamic allocator.
+  /// No plan: fetch on demand, evict least recently used, on PyTorch's
+  /// caching allocator or with expandable segments, whichever runs faster.
   Reactive,
   /// vLLM's paged KV cache: KV blocks swapped on demand, paged allocator.
   Paged,
   /// The policies of ho-plan-offload. Naive and Window are runtimes in real
-  /// life and run on the dynamic allocator; the others are compiled plans
-  /// with static offsets from ho-assign-offsets.
+  /// life and run on a runtime allocator as Reactive does; the others are
+  /// compiled plans with static offsets from ho-assign-offsets.
   Naive,
   Window,
   Distance,
@@ -130,7 +131,7 @@ llvm::json::Value comparisonToJSON(const PolicyComparison &comparison);
 
 /// The version of that schema; it changes when a field changes meaning or
 /// goes away, not when one is added.
-constexpr int64_t kComparisonSchemaVersion = 1;
+constexpr int64_t kComparisonSchemaVersion = 2;
 
 } // namespace ho
 } // namespace mlir

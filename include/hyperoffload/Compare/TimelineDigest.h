@@ -35,9 +35,9 @@ std::vector<MemoryBucket> bucketMemory(const SimulationResult &result,
 
 /// The busy stretches of one track of the timeline.
 struct TrackDigest {
-  enum class Kind { Compute, Stall, Compaction, Link };
+  enum class Kind { Compute, Stall, AllocatorStall, Link };
   Kind kind;
-  /// "compute", "stalls", "compaction", or the link such as "pool -> device".
+  /// "compute", "stalls", "allocator", or the link such as "pool -> device".
   std::string name;
   /// Disjoint, sorted [start, end) stretches; events whose gap is under the
   /// resolution are merged.
@@ -50,7 +50,7 @@ struct TrackDigest {
 };
 
 /// The tracks of `result` that have events, in a fixed order: compute,
-/// stalls (waits and host overhead), compaction, then each link direction
+/// stalls (waits and host overhead), allocator stalls, then each link direction
 /// by name. Events closer than `resolution` seconds merge into one stretch.
 std::vector<TrackDigest> digestTracks(const SimulationResult &result,
                                       double resolution);
@@ -58,11 +58,11 @@ std::vector<TrackDigest> digestTracks(const SimulationResult &result,
 /// Compute waiting in one slice of the step.
 struct StallBin {
   double transferSeconds = 0;
-  double compactionSeconds = 0;
-  double getTotal() const { return transferSeconds + compactionSeconds; }
+  double allocatorSeconds = 0;
+  double getTotal() const { return transferSeconds + allocatorSeconds; }
 };
 
-/// The stall and compaction time of `result` in `bins` slices of the step's
+/// The stall and allocator time of `result` in `bins` slices of the step's
 /// progress, measured in compute ops issued (not in time), so that runs of
 /// the same graph line up bin by bin however long they waited. A wait
 /// counts in the bin of the compute op it delays; the tail after the last

@@ -28,8 +28,14 @@ namespace ho {
 enum class AllocatorKind {
   /// Offsets assigned by a plan (`ho.offsets` / `ho.offset` attributes).
   Static,
-  /// A best-fit runtime allocator that fragments and compacts.
-  Dynamic,
+  /// PyTorch's caching allocator as it ships: best fit within cached
+  /// segments, never moves a live tensor, releases its cache and retries
+  /// when a request fails, then runs out of memory.
+  Caching,
+  /// The caching allocator with expandable segments: physical pages mapped
+  /// on demand and remapped after a release, as a VMM pool (MindSpore's)
+  /// defragments.
+  Expandable,
   /// No fragmentation: a request fits whenever enough bytes are free. The
   /// bound every real allocator is measured against.
   Ideal,
@@ -52,7 +58,7 @@ enum class ExecutionMode {
 };
 
 struct SimulationOptions {
-  AllocatorKind allocator = AllocatorKind::Dynamic;
+  AllocatorKind allocator = AllocatorKind::Caching;
   ExecutionMode mode = ExecutionMode::AsWritten;
   /// Device bytes the run may use; 0 means the target's HBM capacity.
   int64_t budget = 0;
@@ -67,7 +73,7 @@ enum class Direction { ToDevice = 0, FromDevice = 1 };
 
 /// One interval on a track of the timeline.
 struct TimelineEvent {
-  enum class Kind { Compute, Stall, Compaction, Transfer, HostOverhead };
+  enum class Kind { Compute, Stall, AllocatorStall, Transfer, HostOverhead };
   Kind kind;
   /// "compute", or the link direction such as "pool -> device".
   std::string track;
@@ -135,10 +141,13 @@ struct SimulationResult {
   unsigned stallCount = 0;
   /// Of the stall time, host-side issue and synchronise overhead.
   double hostOverheadTime = 0;
-  /// Compactions of a dynamic allocator; they block compute.
-  unsigned compactions = 0;
-  double compactionTime = 0;
-  int64_t compactionBytes = 0;
+  /// Requests a runtime allocator served only after releasing its cache
+  /// (and remapping pages); compute waits for each.
+  unsigned allocatorStalls = 0;
+  double allocatorStallTime = 0;
+  /// Cached bytes released to the driver, and pages mapped again.
+  int64_t releasedBytes = 0;
+  int64_t remappedPages = 0;
   /// Reactive mode only.
   unsigned evictions = 0;
   unsigned fetches = 0;

@@ -40,9 +40,13 @@ struct DeviceModel {
   double launchOverhead = 0;
   /// Every device buffer is rounded up to a multiple of this many bytes.
   int64_t allocationGranularity = 1;
-  /// Fixed cost of one compaction (defragmentation) of device memory, in
-  /// seconds, on top of moving the live bytes at HBM bandwidth.
-  double compactionOverhead = 0;
+  /// Time compute waits while a runtime allocator gives cached memory back
+  /// to the driver and retries a failed request (PyTorch's
+  /// release_cached_blocks synchronises the device), in seconds.
+  double cacheReleaseOverhead = 0;
+  /// Time to map one physical page again into a VMM pool after a release
+  /// (expandable segments, MindSpore's VMM defragmentation), in seconds.
+  double pageMapOverhead = 0;
   /// Bandwidth of the device-to-device interconnect used by collectives, in
   /// bytes/s.
   double collectiveBandwidth = 0;

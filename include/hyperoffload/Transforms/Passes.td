@@ -20,12 +20,13 @@ def AssignOffsets : Pass<"ho-assign-offsets", "::mlir::ModuleOp"> {
   let summary = "Give every device buffer a fixed offset in one arena";
   let description = [{
     A runtime allocator places buffers as they come and fragments: a request
-    can fail although enough bytes are free, and the runtime then compacts,
-    moving live buffers while compute waits. A compiled schedule knows every
+    can fail although enough bytes are free, and PyTorch's caching allocator
+    then releases its cache while compute waits, and fails the request if
+    that does not help (it never moves a live tensor). A compiled schedule knows every
     buffer's size and lifetime in advance, so it can plan the layout once:
     this pass gives each device buffer of each function an offset in one
     arena such that no two buffers live at the same time overlap. A run with
-    `--ho-report="allocator=static"` then needs no compaction by
+    `--ho-report="allocator=static"` then has no allocator stall by
     construction, and its footprint is the arena size.
 
     Lifetimes come from simulating the function as written (ideal allocator):
@@ -334,13 +335,13 @@ def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
   let description = [{
     Runs the timeline simulator (docs/CostModel.md) on the body of every
     function in the module and prints a summary per function: step time,
-    compute time, stalls, compactions, peak live and peak allocated device
+    compute time, stalls, allocator stalls, peak live and peak allocated device
     memory, and the traffic on each link. Optionally writes the metrics as
     JSON and the timeline as a Chrome trace-event file that Perfetto opens.
     The IR is not changed.
 
     ```
-    hyperoffload-opt --ho-report="hw=ascend910c-host allocator=dynamic trace=t.json" in.mlir -o /dev/null
+    hyperoffload-opt --ho-report="hw=ascend910c-host allocator=caching trace=t.json" in.mlir -o /dev/null
     ```
   }];
   let options = !listconcat(TargetOptions, [
@@ -349,13 +350,18 @@ def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
            "500MB), a fraction of the HBM capacity (0.75) or a percentage "
            "(75%); the whole capacity by default">,
     Option<"allocator", "allocator", "::mlir::ho::AllocatorKind",
-           /*default=*/"::mlir::ho::AllocatorKind::Dynamic",
+           /*default=*/"::mlir::ho::AllocatorKind::Caching",
            "Allocator model",
            [{::llvm::cl::values(
              clEnumValN(::mlir::ho::AllocatorKind::Static, "static",
                         "offsets from the plan in the IR"),
-             clEnumValN(::mlir::ho::AllocatorKind::Dynamic, "dynamic",
-                        "best fit; fragments and compacts"),
+             clEnumValN(::mlir::ho::AllocatorKind::Caching, "caching",
+                        "PyTorch's caching allocator: never moves a tensor, "
+                        "releases its cache and retries, then runs out of "
+                        "memory"),
+             clEnumValN(::mlir::ho::AllocatorKind::Expandable, "expandable",
+                        "the caching allocator with expandable segments: "
+                        "pages mapped on demand, remapped after a release"),
              clEnumValN(::mlir::ho::AllocatorKind::Ideal, "ideal",
                         "no fragmentation"),
              clEnumValN(::mlir::ho::AllocatorKind::Paged, "paged",

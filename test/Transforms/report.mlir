@@ -69,5 +69,5 @@ func.func @hidden_prefetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>
 // TRACE-DAG: "name": "layer 0 / work"
 // TRACE-DAG: "ph": "X"
 // TRACE-DAG: "ph": "C"
-// TRACE-DAG: "live_bytes": 1000048
+// TRACE-DAG: "live_bytes": 1001984
 // TRACE-DAG: "name": "@hidden_prefetch"

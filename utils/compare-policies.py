@@ -30,7 +30,7 @@ SCENARIOS = [
 ]
 HARDWARE = ["ascend910c-supernode", "ascend910c-host"]
 POLICIES = ["none", "reactive", "paged", "naive", "window", "distance", "pt2",
-            "hyperoffload"]
+            "pt2-default", "hyperoffload-schedule", "hyperoffload"]
 
 
 def run(*args, stdin=None):
@@ -72,48 +72,76 @@ def best_runtime_run(reports):
     return min(results, key=lambda result: (result["oom"], result["step"]))
 
 
-def score(opt, graph, policy, hw, budget, allocator=None):
-    """Scores `policy`; `allocator` overrides the one its counterpart uses
-    ("runtime": the better of the runtime allocators)."""
-    common = f"hw={hw} budget={budget}"
-    if policy == "none":
-        report = run(opt, graph, f"--ho-report={common} allocator=ideal",
-                     "-o", "/dev/null")
-    elif policy == "reactive":
-        return best_runtime_run(
-            run(opt, graph,
-                f"--ho-report={common} mode=reactive allocator={allocator}",
-                "-o", "/dev/null") for allocator in RUNTIME_ALLOCATORS)
-    elif policy == "paged":
-        report = run(opt, graph,
-                     f"--ho-report={common} mode=paged allocator=paged",
-                     "-o", "/dev/null")
-    elif policy == "hyperoffload":
+def best_run(results):
+    """The run to keep: it fits, then it is faster; the first on a tie."""
+    return min(results, key=lambda result: (result["oom"], result["step"]))
+
+
+# The ho-plan-offload options of each planned policy.
+PLAN_OPTIONS = {
+    "naive": "policy=naive",
+    "window": "policy=window",
+    "distance": "policy=distance",
+    "pt2": "policy=pt2",
+    "pt2-default": "policy=pt2 pt2-reload-prefetch=false "
+                   "pt2-separate-stream=false",
+    "hyperoffload-schedule": "policy=hyperoffload rewrites=false",
+    "hyperoffload": "policy=hyperoffload",
+}
+
+
+def score_planned(opt, graph, policy, common, allocator, every_link):
+    options = PLAN_OPTIONS[policy]
+    if policy.startswith("hyperoffload"):
         # The passes of the --hyperoffload pipeline before offsets.
         planned = run(opt, graph,
                       f"--ho-refine-order={common} hide-stalls=false",
-                      f"--ho-plan-offload={common} policy={policy}",
+                      f"--ho-plan-offload={common} {options}",
                       f"--ho-refine-order={common} lower-peak=false")
     else:
-        planned = run(opt, graph, f"--ho-plan-offload={common} policy={policy}")
-    if policy not in ("none", "reactive", "paged"):
-        if allocator is None:
-            runtime = policy in ("naive", "window")
-            allocator = "runtime" if runtime else "static"
-        if allocator == "runtime":
-            return best_runtime_run(
-                run(opt, "-", f"--ho-report={common} allocator={allocator}",
-                    "-o", "/dev/null", stdin=planned)
-                for allocator in RUNTIME_ALLOCATORS)
-        if allocator == "static":
-            # A plan that misses the budget gets its offsets anyway, and
-            # the report says that it does not fit.
-            planned = run(opt, "-",
-                          f"--ho-assign-offsets={common} allow-over-budget=true",
-                          stdin=planned)
-        report = run(opt, "-", f"--ho-report={common} allocator={allocator}",
-                     "-o", "/dev/null", stdin=planned)
-    return parse_report(report)
+        planned = run(opt, graph, f"--ho-plan-offload={common} {options} "
+                      f"every-link={'true' if every_link else 'false'}")
+    if allocator == "runtime":
+        return best_run([parse_report(
+            run(opt, "-", f"--ho-report={common} allocator={name}",
+                "-o", "/dev/null", stdin=planned))
+            for name in RUNTIME_ALLOCATORS])
+    if allocator == "static":
+        # A plan that misses the budget gets its offsets anyway, and the
+        # report says that it does not fit.
+        planned = run(opt, "-",
+                      f"--ho-assign-offsets={common} allow-over-budget=true",
+                      stdin=planned)
+    return parse_report(run(opt, "-", f"--ho-report={common} allocator={allocator}",
+                            "-o", "/dev/null", stdin=planned))
+
+
+def score(opt, graph, policy, hw, budget, allocator=None):
+    """Scores `policy` as `hyperoffload compare` does; `allocator` overrides
+    the one its counterpart uses ("runtime": the better of the runtime
+    allocators). A baseline plan is also made with its copies spread over
+    every link, and the better run kept."""
+    common = f"hw={hw} budget={budget}"
+    if policy == "none":
+        return parse_report(run(opt, graph,
+                                f"--ho-report={common} allocator=ideal",
+                                "-o", "/dev/null"))
+    if policy == "reactive":
+        return best_runtime_run(
+            run(opt, graph,
+                f"--ho-report={common} mode=reactive allocator={name}",
+                "-o", "/dev/null") for name in RUNTIME_ALLOCATORS)
+    if policy == "paged":
+        return parse_report(run(opt, graph,
+                                f"--ho-report={common} mode=paged allocator=paged",
+                                "-o", "/dev/null"))
+    if allocator is None:
+        allocator = "runtime" if policy in ("naive", "window") else "static"
+    if policy.startswith("hyperoffload"):
+        return score_planned(opt, graph, policy, common, allocator, False)
+    return best_run([score_planned(opt, graph, policy, common, allocator,
+                                   every_link)
+                     for every_link in (False, True)])
 
 
 def main():
@@ -161,8 +189,7 @@ def print_allocator_table(tool, opt):
         with tempfile.NamedTemporaryFile(suffix=".mlir") as graph:
             run(tool, "model", "emit", "--scenario", scenario, "-o", graph.name)
             for hw in HARDWARE:
-                for policy in ["naive", "window", "distance", "pt2",
-                               "hyperoffload"]:
+                for policy in POLICIES[3:]:
                     static = score(opt, graph.name, policy, hw, budget,
                                    "static")
                     runtime = score(opt, graph.name, policy, hw, budget,

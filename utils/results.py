@@ -20,8 +20,10 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ["none", "reactive", "paged", "naive", "window", "distance", "pt2",
-            "hyperoffload"]
-BASELINES = POLICIES[1:-1]
+            "pt2-default", "hyperoffload-schedule", "hyperoffload"]
+# The faithful baselines; hyperoffload-schedule is the plan without its
+# rewrites, reported apart.
+BASELINES = POLICIES[1:-2]
 HARDWARE = ["ascend910c-supernode", "ascend910c-host"]
 SCENARIOS = [
     ("deepseek-v3-nsa-decode", "44GB"),
@@ -143,10 +145,13 @@ def every_policy(tool):
                       if by_name[name]["step_time_s"] < plan["step_time_s"]]
             best = min(fitting, key=lambda name: by_name[name]["step_time_s"],
                        default=None)
+            schedule = by_name["hyperoffload-schedule"]
             line = (f"`{scenario}` on {hw}: the plan "
                     f"{'fits' if plan['fits'] else 'does not fit'} at "
                     f"{ratio(plan['slowdown'])} no offload, "
-                    f"{percent(plan['gap_to_time_bound'])} over the time bound")
+                    f"{percent(plan['gap_to_time_bound'])} over the time bound"
+                    f" (without rewrites: {ratio(schedule['slowdown'])}, "
+                    f"{'fits' if schedule['fits'] else 'does not fit'})")
             if best:
                 speedup = by_name[best]["step_time_s"] / plan["step_time_s"]
                 line += (f"; the fastest baseline that fits is `{best}`, "
@@ -245,7 +250,8 @@ def allocator_events(tool):
     for scenario, hw, budget, *extra in cases:
         by_name = runs(tool.compare(scenario, hw, budget, POLICIES, *extra))
         compiled = [by_name[name]["allocator_stalls"]
-                    for name in ("distance", "pt2", "hyperoffload")]
+                    for name in ("distance", "pt2", "pt2-default",
+                                 "hyperoffload-schedule", "hyperoffload")]
         reactive = by_name["reactive"]
         rows.append([f"`{scenario}`", hw, budget,
                      allocator_stalls(reactive, seconds_or_ms),
@@ -312,8 +318,17 @@ scores it with the simulator (`docs/CostModel.md`):
 - `naive`, `window`, `distance`, `pt2`, `hyperoffload`: `ho-plan-offload`
   with that policy (`docs/Planning.md`); `naive` and `window` (runtimes in
   real life) run on the runtime allocators as `reactive` does, the compiled
-  plans on the static memory plan of `ho-assign-offsets`. `hyperoffload` also refines the order
-  before and after planning, as the `--hyperoffload` pipeline does.
+  plans on the static memory plan of `ho-assign-offsets`. Every baseline
+  plan is made on the fastest link alone and with its copies spread over
+  every link, and the faster run that fits is kept. `window` partitions
+  every weight as ZeRO-3 does, read this step or not, but the small ones;
+- `pt2-default`: `pt2` as PyTorch ships it, with each offload and reload
+  on the compute stream (no copy stream, no reload prefetch);
+- `hyperoffload` also refines the order before and after planning, as the
+  `--hyperoffload` pipeline does, and may rewrite the program while its
+  plan stalls (argument updates moved early, weights in column blocks);
+  `hyperoffload-schedule` is the same pipeline without rewrites, so that a
+  gain from rewriting is not credited to scheduling.
 
 "vs time bound" compares the step time with the time lower bound of the
 unplanned graph at that budget (compute, and the bytes that must cross the

@@ -459,12 +459,34 @@ static llvm::StringRef getArgumentRole(Value root) {
   return role ? role.getValue() : "";
 }
 
+/// `place(tier)` on the link where its copies, queued behind those already
+/// committed, complete first; the fastest link on a tie. How a baseline
+/// that may use every link the target has spreads its copies over them.
+template <typename Place>
+static GapWindow placeOnLinkDoneFirst(const PlanningContext &context,
+                                      const PlannerOptions &options,
+                                      Place place) {
+  if (!options.everyLink)
+    return place(context.getTiers().front());
+  std::optional<GapWindow> best;
+  double bestCompletion = 0;
+  for (MemoryTier tier : context.getTiers()) {
+    GapWindow window = place(tier);
+    double completion = context.getQueuedCompletion(window);
+    if (!best || completion < bestCompletion) {
+      best = window;
+      bestCompletion = completion;
+    }
+  }
+  return *best;
+}
+
 /// Always offload: the KV caches, the optimizer states and every activation
 /// with an op between two uses leave right after a use and are fetched
 /// right before the next one, with no lookahead and no regard for the
 /// budget.
-SmallVector<Decision> runNaive(PlanningContext &context) {
-  MemoryTier tier = context.getTiers().front();
+SmallVector<Decision> runNaive(PlanningContext &context,
+                               const PlannerOptions &options) {
   SmallVector<Decision> decisions;
   for (const GapCandidate &gap : context.enumerateGaps()) {
     const BufferInfo &buffer = context.getLiveness().getBuffer(gap.buffer);
@@ -477,7 +499,10 @@ SmallVector<Decision> runNaive(PlanningContext &context) {
       if (!eligible || gap.lastUse != 0)
         continue;
     }
-    GapWindow window = context.placeByDistance(gap, tier, /*lead=*/0);
+    GapWindow window =
+        placeOnLinkDoneFirst(context, options, [&](MemoryTier tier) {
+          return context.placeByDistance(gap, tier, /*lead=*/0);
+        });
     context.commit(gap, window);
     decisions.push_back({gap, window});
   }
@@ -526,7 +551,6 @@ SmallVector<Decision> runLeastMemory(PlanningContext &context,
 /// and stored right after the last one. Distances are counted in ops.
 SmallVector<Decision> runDistance(PlanningContext &context,
                                   const PlannerOptions &options) {
-  MemoryTier tier = context.getTiers().front();
   std::vector<GapCandidate> selected;
   for (const GapCandidate &gap : context.enumerateGaps()) {
     bool argument = context.getLiveness().getBuffer(gap.buffer).isArgument();
@@ -546,7 +570,10 @@ SmallVector<Decision> runDistance(PlanningContext &context,
   SmallVector<Decision> decisions;
   for (const GapCandidate &gap : selected) {
     GapWindow window =
-        context.placeByDistance(gap, tier, options.distancePrefetchLead);
+        placeOnLinkDoneFirst(context, options, [&](MemoryTier tier) {
+          return context.placeByDistance(gap, tier,
+                                         options.distancePrefetchLead);
+        });
     context.commit(gap, window);
     decisions.push_back({gap, window});
   }
@@ -670,15 +697,16 @@ SmallVector<Decision> runWindow(PlanningContext &context,
   // Weights the caller keeps in a tier, and which: only those can be
   // dropped and fetched again between uses, from the same tier.
   DenseMap<BufferId, MemoryTier> remote;
-  // ZeRO-Infinity streams from one tier; the planner's variant puts each
-  // weight on the link that would be done with it first, among the links
-  // it would keep moving bytes at least half the time it holds them.
+  // ZeRO-Infinity configures one offload tier; as a baseline that may use
+  // every link, and in the planner's variant, each weight
+  // goes on the link that would be done with it first, among the links it
+  // would keep moving bytes at least half the time it holds them.
   auto pickTier = [&](BufferId id) {
     auto placed = remote.find(id);
     if (placed != remote.end())
       return placed->second;
     ArrayRef<MemoryTier> tiers = context.getTiers();
-    if (!options.windowHoistFetches)
+    if (!options.windowHoistFetches && !options.everyLink)
       return tiers.front();
     int64_t size = liveness.getBuffer(id).size;
     auto doneBy = [&](MemoryTier tier) {
@@ -711,12 +739,31 @@ SmallVector<Decision> runWindow(PlanningContext &context,
     const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
     if (gap.lastUse != 0 && !remote.contains(gap.buffer))
       continue;
-    if (!buffer.isArgument() || getArgumentRole(buffer.root) != "weight" ||
-        gap.nextUse == GapCandidate::kUnused ||
-        getLayerKey(
-            liveness.getOp(std::min(gap.nextUse, liveness.getExitPoint() - 1)))
-            .empty())
+    if (!buffer.isArgument() || getArgumentRole(buffer.root) != "weight")
       continue;
+    if (options.windowPartitionAll) {
+      // ZeRO-3 partitions every parameter but the small ones, and fetches
+      // one only when an op reads it.
+      auto type = dyn_cast<ShapedType>(buffer.root.getType());
+      if (type && type.hasStaticShape() &&
+          type.getNumElements() < options.windowPersistenceThreshold)
+        continue;
+      if (gap.nextUse == GapCandidate::kUnused) {
+        MemoryTier tier = pickTier(gap.buffer);
+        std::optional<GapWindow> window = context.timeGap(gap, tier);
+        if (!window)
+          continue;
+        context.commit(gap, *window);
+        decisions.push_back({gap, *window});
+        remote.try_emplace(gap.buffer, tier);
+        continue;
+      }
+    } else if (gap.nextUse == GapCandidate::kUnused ||
+               getLayerKey(liveness.getOp(std::min(
+                               gap.nextUse, liveness.getExitPoint() - 1)))
+                   .empty()) {
+      continue;
+    }
     unsigned stretch = stretchOf[gap.nextUse];
     if (!remote.contains(gap.buffer) && isResident(stretch))
       continue;
@@ -760,11 +807,13 @@ static bool isBackward(Operation *op) {
 /// followed by a use in the backward pass is stored right after that
 /// forward use and reloaded before the backward use; the reload is then
 /// hoisted op by op until the compute before the use covers the copy at one
-/// scalar bandwidth (the fastest tier's). No link model, no budget.
-SmallVector<Decision> runPT2(PlanningContext &context) {
+/// scalar bandwidth (that of the link the copy takes). No link model, no
+/// budget. Without reload prefetch the reload is issued right before its
+/// use; without a copy stream compute also waits for each offload right
+/// after it.
+SmallVector<Decision> runPT2(PlanningContext &context,
+                             const PlannerOptions &options) {
   const BufferLiveness &liveness = context.getLiveness();
-  MemoryTier tier = context.getTiers().front();
-  const LinkModel &link = *context.getTarget().getLink(tier);
   SmallVector<Decision> decisions;
   for (const GapCandidate &gap : context.enumerateGaps()) {
     const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
@@ -772,13 +821,20 @@ SmallVector<Decision> runPT2(PlanningContext &context) {
         isBackward(liveness.getOp(gap.lastUse)) ||
         !isBackward(liveness.getOp(gap.nextUse)))
       continue;
-    double needed = buffer.size / link.bandwidthToDevice;
-    unsigned issue = gap.nextUse;
-    while (issue > gap.lastUse + 1 &&
-           context.getStart(gap.nextUse) - context.getStart(issue) < needed)
-      --issue;
-    GapWindow window = context.placeBefore(gap, tier, issue);
+    GapWindow window =
+        placeOnLinkDoneFirst(context, options, [&](MemoryTier tier) {
+          const LinkModel &link = *context.getTarget().getLink(tier);
+          double needed = buffer.size / link.bandwidthToDevice;
+          unsigned issue = gap.nextUse;
+          while (options.pt2ReloadPrefetch && issue > gap.lastUse + 1 &&
+                 context.getStart(gap.nextUse) - context.getStart(issue) <
+                     needed)
+            --issue;
+          return context.placeBefore(gap, tier, issue);
+        });
     context.commit(gap, window);
+    if (!options.pt2SeparateStream)
+      context.addStoreWait(gap, window, gap.lastUse + 1);
     decisions.push_back({gap, window});
   }
   return decisions;
@@ -821,7 +877,7 @@ OffloadPlan ho::planOffload(Block &body, const Target &target,
       decisions = runLeastMemory(context, options.waitAfterEveryStore);
       break;
     case OffloadPolicy::Naive:
-      decisions = runNaive(context);
+      decisions = runNaive(context, options);
       break;
     case OffloadPolicy::Distance:
       decisions = runDistance(context, options);
@@ -830,7 +886,7 @@ OffloadPlan ho::planOffload(Block &body, const Target &target,
       decisions = runWindow(context, options);
       break;
     case OffloadPolicy::PT2:
-      decisions = runPT2(context);
+      decisions = runPT2(context, options);
       break;
     }
   }

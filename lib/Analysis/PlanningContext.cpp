@@ -523,6 +523,20 @@ bool PlanningContext::issuePrefetchEarlier(const GapCandidate &gap,
   return true;
 }
 
+double PlanningContext::getQueuedCompletion(const GapWindow &window) const {
+  const auto &[toDevice, fromDevice] =
+      links[static_cast<unsigned>(window.tier)];
+  auto queued = [](const LinkTimeline &link, double start, double end) {
+    return link.findEarliest(start, end - start) + (end - start);
+  };
+  double completion = 0;
+  if (window.storeStart)
+    completion += queued(fromDevice, *window.storeStart, window.storeEnd);
+  if (!window.returnsRemote)
+    completion += queued(toDevice, window.prefetchStart, window.prefetchEnd);
+  return completion;
+}
+
 double PlanningContext::getLinkBusyTime(MemoryTier tier) const {
   const auto &[toDevice, fromDevice] = links[static_cast<unsigned>(tier)];
   return toDevice.getBusyTime() + fromDevice.getBusyTime();

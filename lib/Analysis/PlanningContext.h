@@ -222,6 +222,11 @@ public:
     return profile.countOverBudget(first, last);
   }
 
+  /// When the copies of `window` would complete, the store's end plus the
+  /// fetch's arrival, if each queued behind the transfers already committed
+  /// on its link: how a baseline that may use every link picks one.
+  double getQueuedCompletion(const GapWindow &window) const;
+
   /// The tiers the target reaches, fastest link to the device first.
   ArrayRef<MemoryTier> getTiers() const { return tiers; }
   double getLinkBusyTime(MemoryTier tier) const;

@@ -36,6 +36,10 @@ llvm::StringRef ho::getPolicyColor(ComparedPolicy policy) {
     return "#00897b";
   case ComparedPolicy::PT2:
     return "#c0a000";
+  case ComparedPolicy::PT2Default:
+    return "#827717";
+  case ComparedPolicy::HyperOffloadScheduleOnly:
+    return "#64b5f6";
   case ComparedPolicy::HyperOffload:
     return "#1565c0";
   }

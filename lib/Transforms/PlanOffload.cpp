@@ -53,6 +53,14 @@ void PlanOffloadPass::runOnOperation() {
   options.distanceMaxTensors = distanceMaxTensors;
   options.distancePrefetchLead = distancePrefetchLead;
   options.windowLayers = windowLayers;
+  // The baseline partitions as ZeRO-3 does; the planner's own use of the
+  // window policy (PlanSelection) keeps weights nobody reads where they are.
+  options.windowPartitionAll = policy == OffloadPolicy::Window;
+  options.windowPersistenceThreshold = windowPersistenceThreshold;
+  options.pt2ReloadPrefetch = pt2ReloadPrefetch;
+  options.pt2SeparateStream = pt2SeparateStream;
+  options.allowRewrites = rewrites;
+  options.everyLink = everyLink;
   PlanSelector selector(policy, leastMemory);
 
   for (auto function : module.getOps<func::FuncOp>()) {

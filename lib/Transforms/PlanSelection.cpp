@@ -49,14 +49,14 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
   };
   // The caller's state updated as soon as it can be (EagerUpdates.h).
   OwningOpRef<func::FuncOp> eager;
-  if (stalls()) {
+  if (options.allowRewrites && stalls()) {
     OwningOpRef<func::FuncOp> copy = function.clone();
     if (scheduleUpdatesEagerly(copy->getBody().front()) && tryCopy(*copy))
       eager = std::move(copy);
   }
   // Large weights streamed in column blocks (ColumnBlocks.h), in the order
   // chosen so far.
-  if (stalls()) {
+  if (options.allowRewrites && stalls()) {
     OwningOpRef<func::FuncOp> copy = eager ? eager->clone() : function.clone();
     if (splitWeightsIntoColumnBlocks(*copy,
                                      options.budget / kBudgetPerColumnBlock))

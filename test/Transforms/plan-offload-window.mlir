@@ -1,8 +1,14 @@
 // policy=window: ZeRO-Infinity-style parameter prefetch. Layers are the
 // stretches of ops named "layer N"; a layer's weights are fetched when the
-// layer window-layers before it starts.
-// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json policy=window window-layers=1" | FileCheck %s
-// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json policy=window window-layers=2" | FileCheck %s --check-prefix=TWO
+// layer window-layers before it starts. As in ZeRO-3, weights of fewer
+// elements than window-persistence-threshold (1e5 by default) stay on the
+// device: these have 1024.
+// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json policy=window window-layers=1 window-persistence-threshold=0" | FileCheck %s
+// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json policy=window window-layers=2 window-persistence-threshold=0" | FileCheck %s --check-prefix=TWO
+// RUN: hyperoffload-opt %s --ho-plan-offload="hw=%S/Inputs/round-numbers.json policy=window" | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT-LABEL: func.func @layers
+// PERSISTENT-NOT: ho.remote
+// PERSISTENT-NOT: ho.prefetch
 
 // With a window of one layer, layer 1's weight is fetched when layer 0
 // starts and layer 2's when layer 1 starts; layer 0's weight cannot be

@@ -16,7 +16,7 @@
 // RUN: not hyperoffload-opt %s --ho-annotate-cost="hw=no-such-preset" 2>&1 | FileCheck %s --check-prefix=PRESET
 // RUN: not hyperoffload-opt %s --ho-explain-cost="hw=no-such-preset" 2>&1 | FileCheck %s --check-prefix=PRESET
 
-// PRESET: error: invalid hw option: unknown target preset 'no-such-preset'; valid presets are: ascend910c-supernode, ascend910c-host, h200-pcie5, gh200-c2c
+// PRESET: error: invalid hw option: unknown target preset 'no-such-preset'; valid presets are: ascend910c-supernode, ascend910c-host, h200-pcie5, gh200-c2c, ascend910c-supernode-shared, gh200-c2c-measured
 // NOFILE: error: invalid hw option: cannot read target file '{{.*}}does-not-exist.json': No such file or directory
 // SYNTAX: error: invalid hw option: {{.*}}not-json.json: invalid JSON at line 3, column 0
 // MISSING: error: invalid hw option: {{.*}}missing-field.json: device.hbm_bandwidth_gbps: missing required field (expected a positive number)

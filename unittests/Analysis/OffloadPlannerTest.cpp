@@ -151,6 +151,93 @@ TEST_F(OffloadPlannerTest, PacedFetchesKeepTheLinkBusyAndNoMore) {
 // (the pool would be at 3 ms and a microsecond of norms). A norm would hold
 // the disk 0.5 ms for 1 us of bytes: every norm takes the pool, where the
 // second one would otherwise have gone to the idle disk.
+// ZeRO-3 partitions every parameter, read this step or not, but keeps the
+// small ones: a weight no op reads stays in the tier, one of fewer elements
+// than the threshold stays on the device, and one outside any layer is
+// fetched too.
+TEST(OffloadPlannerZeroTest, PartitionsEveryWeightButTheSmallOnes) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f(%x: tensor<1000xf32>,
+                 %used: tensor<250000xf32> {ho.role = "weight"},
+                 %idle: tensor<250000xf32> {ho.role = "weight"},
+                 %norm: tensor<1000xf32> {ho.role = "weight"},
+                 %head: tensor<250000xf32> {ho.role = "weight"}) -> tensor<1000xf32> {
+      %a = ho.compute "matmul"(%x, %used, %norm) {flops = 1000000 : i64}
+          : (tensor<1000xf32>, tensor<250000xf32>, tensor<1000xf32>) -> tensor<1000xf32> loc("layer 0 / mlp")
+      %b = ho.compute "matmul"(%a, %head) {flops = 1000000 : i64}
+          : (tensor<1000xf32>, tensor<250000xf32>) -> tensor<1000xf32> loc("head")
+      return %b : tensor<1000xf32>
+    }
+  )mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  Target target = makeRoundNumbersTarget();
+  PlannerOptions options;
+  options.policy = OffloadPolicy::Window;
+  options.budget = target.device.hbmCapacity;
+  options.windowPartitionAll = true;
+  auto function = *module->getOps<func::FuncOp>().begin();
+  auto remoteIndices = [&] {
+    OffloadPlan plan = planOffload(function.getBody().front(), target, options);
+    SmallVector<unsigned> indices;
+    for (const RemoteArgument &arg : plan.remoteArguments)
+      indices.push_back(arg.index);
+    llvm::sort(indices);
+    return indices;
+  };
+  // %norm has 1000 elements, under DeepSpeed's 1e5.
+  EXPECT_EQ(remoteIndices(), (SmallVector<unsigned>{1, 2, 4}));
+  options.windowPersistenceThreshold = 0;
+  EXPECT_EQ(remoteIndices(), (SmallVector<unsigned>{1, 2, 3, 4}));
+  // Without partitioning, only weights read inside a layer move.
+  options.windowPartitionAll = false;
+  EXPECT_EQ(remoteIndices(), (SmallVector<unsigned>{1, 3}));
+}
+
+// One saved activation: stored after its forward use (point 1), read again
+// by the backward op at point 4, with 1 ms of forward and backward compute
+// between; its 0.5 MB copy takes 0.5 ms.
+TEST(OffloadPlannerPT2Test, AsShippedReloadsAtTheUseAndWaitsForEachOffload) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f(%x: tensor<1000xf32>) -> tensor<1000xf32> {
+      %s = ho.compute "p"(%x) {flops = 0 : i64} : (tensor<1000xf32>) -> tensor<125000xf32> loc("layer 0 / saved")
+      %a = ho.compute "f"(%x) {flops = 1000000000 : i64} : (tensor<1000xf32>) -> tensor<1000xf32> loc("layer 1 / f")
+      %b = ho.compute "g"(%a) {flops = 1000000000 : i64} : (tensor<1000xf32>) -> tensor<1000xf32> loc("backward / layer 1 / g")
+      %c = ho.compute "h"(%b, %s) {flops = 0 : i64} : (tensor<1000xf32>, tensor<125000xf32>) -> tensor<1000xf32> loc("backward / layer 0 / h")
+      return %c : tensor<1000xf32>
+    }
+  )mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  Target target = makeRoundNumbersTarget();
+  PlannerOptions options;
+  options.policy = OffloadPolicy::PT2;
+  options.budget = target.device.hbmCapacity;
+  auto function = *module->getOps<func::FuncOp>().begin();
+  auto planGap = [&] {
+    OffloadPlan plan = planOffload(function.getBody().front(), target, options);
+    EXPECT_EQ(plan.gaps.size(), 1u);
+    return plan.gaps.empty() ? PlannedGap() : plan.gaps.front();
+  };
+  // Prefetched: the reload is hoisted before "g", whose 1 ms covers it.
+  PlannedGap hoisted = planGap();
+  EXPECT_EQ(hoisted.storeAfter, 1u);
+  EXPECT_EQ(hoisted.prefetchBefore, 3u);
+  EXPECT_EQ(hoisted.waitBefore, std::nullopt);
+  // As shipped: the reload right before "h", and compute waits for the
+  // store before "f".
+  options.pt2ReloadPrefetch = false;
+  options.pt2SeparateStream = false;
+  PlannedGap shipped = planGap();
+  EXPECT_EQ(shipped.prefetchBefore, 4u);
+  EXPECT_EQ(shipped.nextUse, 4u);
+  EXPECT_EQ(shipped.waitBefore, 2u);
+}
+
 TEST(OffloadPlannerTiersTest, CopiesThatMostlyWaitTakeTheLinkTheyHoldLeast) {
   MLIRContext context;
   context.loadDialect<HODialect, func::FuncDialect>();

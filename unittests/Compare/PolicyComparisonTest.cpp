@@ -23,7 +23,7 @@ protected:
 } // namespace
 
 TEST_F(PolicyComparisonTest, NamesRoundTrip) {
-  EXPECT_EQ(getComparedPolicies().size(), 8u);
+  EXPECT_EQ(getComparedPolicies().size(), 10u);
   for (ComparedPolicy policy : getComparedPolicies())
     EXPECT_EQ(parseComparedPolicy(stringifyComparedPolicy(policy)), policy);
   EXPECT_EQ(parseComparedPolicy("fast"), std::nullopt);
@@ -31,7 +31,7 @@ TEST_F(PolicyComparisonTest, NamesRoundTrip) {
 
 TEST_F(PolicyComparisonTest, EveryPolicyOnItsAllocator) {
   PolicyComparison comparison = compare();
-  ASSERT_EQ(comparison.runs.size(), 8u);
+  ASSERT_EQ(comparison.runs.size(), 10u);
   EXPECT_EQ(comparison.function, "llama3_tiny_decode");
   EXPECT_EQ(comparison.budget, 5000000);
   auto allocatorOf = [&](size_t index) {
@@ -50,7 +50,9 @@ TEST_F(PolicyComparisonTest, EveryPolicyOnItsAllocator) {
   EXPECT_TRUE(isRuntimeAllocator(4));               // window
   EXPECT_EQ(allocatorOf(5), AllocatorKind::Static); // distance
   EXPECT_EQ(allocatorOf(6), AllocatorKind::Static); // pt2
-  EXPECT_EQ(allocatorOf(7), AllocatorKind::Static); // hyperoffload
+  EXPECT_EQ(allocatorOf(7), AllocatorKind::Static); // pt2-default
+  EXPECT_EQ(allocatorOf(8), AllocatorKind::Static); // hyperoffload-schedule
+  EXPECT_EQ(allocatorOf(9), AllocatorKind::Static); // hyperoffload
   EXPECT_EQ(comparison.runs[1].simulation.mode, ExecutionMode::Reactive);
   EXPECT_EQ(comparison.runs[2].simulation.mode, ExecutionMode::Paged);
 

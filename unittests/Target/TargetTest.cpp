@@ -90,7 +90,7 @@ std::string errorWith(StringRef from, StringRef to) {
 
 TEST(TargetPresets, DefaultComesFirst) {
   ArrayRef<StringRef> names = getTargetPresetNames();
-  ASSERT_EQ(names.size(), 4u);
+  ASSERT_EQ(names.size(), 6u);
   EXPECT_EQ(names[0], "ascend910c-supernode");
 }
 
@@ -463,8 +463,9 @@ TEST(TargetOverrides, AddingALinkNeedsItsRequiredFields) {
 TEST(TargetLoad, UnknownPresetListsTheValidOnes) {
   EXPECT_EQ(errorOf(loadTarget("ascend910")),
             "unknown target preset 'ascend910'; valid presets are: "
-            "ascend910c-supernode, ascend910c-host, h200-pcie5, gh200-c2c; "
-            "to read a file, give a path ending in .json");
+            "ascend910c-supernode, ascend910c-host, h200-pcie5, gh200-c2c, "
+            "ascend910c-supernode-shared, gh200-c2c-measured; to read a file, "
+            "give a path ending in .json");
 }
 
 TEST(TargetLoad, ReadsAFile) {

@@ -98,6 +98,27 @@ struct PlannerOptions {
   /// Window policy: fetch a layer's weights when the layer this many layers
   /// before it starts.
   unsigned windowLayers = 2;
+  /// Window policy as ZeRO-3 partitions parameters: every weight lives in
+  /// the tier, whether an op reads it this step or not (one that none
+  /// reads stays there), except weights of fewer than
+  /// `windowPersistenceThreshold` elements, which stay on the device
+  /// (DeepSpeed's stage3_param_persistence_threshold, 1e5 by default).
+  bool windowPartitionAll = false;
+  /// PT2 policy: hoist each reload until the compute before its use covers
+  /// the copy (activation_reload_prefetch), and copy on a stream of their
+  /// own (activation_offload_separate_stream). PyTorch ships both off: each
+  /// offload and reload then runs on the compute stream and blocks it.
+  bool pt2ReloadPrefetch = true;
+  /// HyperOffload policy: while its plan stalls, also plan the rewritten
+  /// programs (argument updates moved early, weights in column blocks).
+  /// Without, it only schedules the program as written.
+  bool allowRewrites = true;
+  /// Baselines (naive, distance, window, pt2): spread their copies over
+  /// every link the target has, each on the link where it would complete
+  /// first, instead of the fastest link alone as their systems do.
+  bool everyLink = false;
+  bool pt2SeparateStream = true;
+  int64_t windowPersistenceThreshold = 100000;
   /// Window policy, as the HyperOffload planner uses it: the weights first
   /// used in this many leading layers stay on the device, and each fetch is
   /// issued as early as the budget allows. ZeRO-Infinity streams every

@@ -43,6 +43,13 @@ enum class ComparedPolicy {
   Window,
   Distance,
   PT2,
+  /// PyTorch's activation offloading in its shipped configuration: offload
+  /// and reload on the compute stream (activation_offload_separate_stream
+  /// and activation_reload_prefetch off), so each copy blocks compute.
+  PT2Default,
+  /// The --hyperoffload pipeline without the rewrites that change the
+  /// program (eager updates, column blocks): what scheduling alone gains.
+  HyperOffloadScheduleOnly,
   /// The passes of the --hyperoffload pipeline: refine the order to lower
   /// the peak, plan, refine the order to hide stalls, assign offsets.
   HyperOffload,

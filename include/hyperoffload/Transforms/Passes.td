@@ -257,6 +257,27 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     Option<"windowLayers", "window-layers", "unsigned", /*default=*/"2",
            "window: fetch a layer's weights when the layer this many layers "
            "before it starts">,
+    Option<"windowPersistenceThreshold", "window-persistence-threshold",
+           "int64_t", /*default=*/"100000",
+           "window: weights of fewer elements stay on the device, the rest "
+           "live in the tier whether read or not (ZeRO-3's "
+           "stage3_param_persistence_threshold)">,
+    Option<"pt2ReloadPrefetch", "pt2-reload-prefetch", "bool",
+           /*default=*/"true",
+           "pt2: hoist reloads until compute covers them "
+           "(PyTorch's activation_reload_prefetch, off as shipped)">,
+    Option<"pt2SeparateStream", "pt2-separate-stream", "bool",
+           /*default=*/"true",
+           "pt2: copies on a stream of their own; otherwise compute waits "
+           "for each offload (activation_offload_separate_stream, off as "
+           "shipped)">,
+    Option<"everyLink", "every-link", "bool", /*default=*/"false",
+           "naive, distance, window, pt2: spread copies over every link "
+           "the target has, each where it would complete first (their "
+           "systems use the fastest link alone)">,
+    Option<"rewrites", "rewrites", "bool", /*default=*/"true",
+           "hyperoffload: while the plan stalls, also plan the program with "
+           "its updates moved early and its large weights in column blocks">,
     Option<"leastMemory", "least-memory", "bool", /*default=*/"false",
            "hyperoffload: plan for the least device memory, whatever it costs "
            "in time (taken anyway when no other plan fits the budget)">

@@ -38,6 +38,9 @@ static llvm::json::Value runToJSON(const PolicyComparison &comparison,
       {"traffic", trafficToJSON(result)},
       {"gap_to_time_bound", toJSON(comparison.getGap(run))},
       {"fits", comparison.fits(run)},
+      {"overlaps", static_cast<int64_t>(run.result.overlaps)},
+      {"safe", comparison.isSafe(run)},
+      {"runnable", !run.result.notRunnable},
   };
 }
 
@@ -46,7 +49,16 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
   llvm::json::Array runs;
   for (const PolicyRun &run : comparison.runs)
     runs.push_back(runToJSON(comparison, run));
+  llvm::json::Value perturbation = nullptr;
+  if (const std::optional<Perturbation> &given = comparison.perturbation)
+    perturbation = llvm::json::Object{
+        {"link_bandwidth", given->linkBandwidth},
+        {"compute_speed", given->computeSpeed},
+        {"jitter", given->jitter},
+        {"seed", static_cast<int64_t>(given->seed)},
+    };
   return llvm::json::Object{
+      {"perturbation", std::move(perturbation)},
       {"version", kComparisonSchemaVersion},
       {"function", comparison.function},
       {"target", comparison.target.name},

@@ -97,7 +97,9 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
       row.push_back(
           formatBytes(result.getTraffic(link.tier, link.direction).bytes));
     row.push_back(formatPercent(comparison.getGap(run)));
-    row.push_back(comparison.fits(run) ? "yes" : "no");
+    row.push_back(!comparison.fits(run)     ? "no"
+                  : run.result.overlaps > 0 ? "no (overlap)"
+                                            : "yes");
     table.rows.push_back(std::move(row));
   }
   return table;

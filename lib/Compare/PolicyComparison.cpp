@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -76,6 +77,65 @@ PolicyComparison::getSlowdown(const PolicyRun &run) const {
   if (baseline.stepTime == 0)
     return std::nullopt;
   return run.result.stepTime / baseline.stepTime;
+}
+
+//===----------------------------------------------------------------------===//
+// Perturbed hardware
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Perturbation> ho::parsePerturbation(llvm::StringRef text) {
+  Perturbation perturbation;
+  auto fail = [&](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "perturbation '" + text + "': " + message);
+  };
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (items.empty())
+    return fail("expected key=value pairs: link, compute, jitter, seed");
+  for (llvm::StringRef item : items) {
+    auto [key, value] = item.split('=');
+    key = key.trim();
+    value = value.trim();
+    double number = 0;
+    if (key == "seed") {
+      if (value.getAsInteger(10, perturbation.seed))
+        return fail("seed: expected a non-negative integer, got '" + value +
+                    "'");
+      continue;
+    }
+    if (value.getAsDouble(number) || !std::isfinite(number))
+      return fail(key + ": expected a number, got '" + value + "'");
+    if (key == "link" || key == "compute") {
+      if (number <= 0 || number > 1e3)
+        return fail(key + ": expected a factor in (0, 1000], got " + value);
+      (key == "link" ? perturbation.linkBandwidth : perturbation.computeSpeed) =
+          number;
+    } else if (key == "jitter") {
+      if (number < 0 || number >= 1)
+        return fail("jitter: expected a fraction in [0, 1), got " + value);
+      perturbation.jitter = number;
+    } else {
+      return fail("unknown key '" + key +
+                  "'; valid keys are link, compute, jitter, seed");
+    }
+  }
+  return perturbation;
+}
+
+Target ho::perturbTarget(const Target &target,
+                         const Perturbation &perturbation) {
+  Target perturbed = target;
+  DeviceModel &device = perturbed.device;
+  for (double *speed : {&device.peakFlopsF32, &device.peakFlopsBF16,
+                        &device.peakFlopsFP8, &device.hbmBandwidth})
+    *speed *= perturbation.computeSpeed;
+  for (std::optional<LinkModel> &link : perturbed.links)
+    if (link) {
+      link->bandwidthToDevice *= perturbation.linkBandwidth;
+      link->bandwidthFromDevice *= perturbation.linkBandwidth;
+    }
+  return perturbed;
 }
 
 //===----------------------------------------------------------------------===//
@@ -247,6 +307,11 @@ LogicalResult Comparer::loadTargetAndBudget(ModuleOp module) {
     return emitError(module.getLoc())
            << "invalid budget: " << llvm::toString(budget.takeError());
   comparison.target = std::move(*target);
+  comparison.simulatedTarget = comparison.target;
+  comparison.perturbation = options.perturbation;
+  if (options.perturbation)
+    comparison.simulatedTarget =
+        perturbTarget(comparison.target, *options.perturbation);
   comparison.budget = *budget;
   return success();
 }
@@ -265,6 +330,12 @@ FailureOr<PolicyRun> Comparer::runVariant(ModuleOp module,
   run.policy = policy;
   run.simulation = getSimulationOptions(policy, comparison.budget);
   run.simulation.recordTimeline = recordTimeline;
+  if (const std::optional<Perturbation> &perturbation =
+          comparison.perturbation) {
+    run.simulation.computeJitter = perturbation->jitter;
+    run.simulation.jitterSeed = perturbation->seed;
+    run.simulation.continueOnOverlap = true;
+  }
   ModuleOp simulated = module;
   if (std::optional<OffloadPolicy> plannerPolicy = getPlannerPolicy(policy)) {
     run.planned = module.clone();
@@ -277,7 +348,7 @@ FailureOr<PolicyRun> Comparer::runVariant(ModuleOp module,
     return failure();
   Block &body = function->getFunctionBody().front();
   FailureOr<SimulationResult> result =
-      simulate(body, comparison.target, run.simulation);
+      simulate(body, comparison.simulatedTarget, run.simulation);
   if (failed(result))
     return failure();
   run.result = std::move(*result);
@@ -288,7 +359,7 @@ FailureOr<PolicyRun> Comparer::runVariant(ModuleOp module,
     SimulationOptions expandable = run.simulation;
     expandable.allocator = AllocatorKind::Expandable;
     FailureOr<SimulationResult> other =
-        simulate(body, comparison.target, expandable);
+        simulate(body, comparison.simulatedTarget, expandable);
     if (failed(other))
       return failure();
     if (isBetterRun(*other, run.result)) {
@@ -311,7 +382,7 @@ FailureOr<PolicyRun> Comparer::run(ModuleOp module, ComparedPolicy policy,
   // that fits and is faster, the single link on a tie.
   std::optional<OffloadPolicy> plannerPolicy = getPlannerPolicy(policy);
   if (plannerPolicy && *plannerPolicy != OffloadPolicy::HyperOffload &&
-      comparison.target.getDefaultTier()) {
+      comparison.simulatedTarget.getDefaultTier()) {
     FailureOr<PolicyRun> spread =
         runVariant(module, policy, recordTimeline, /*everyLink=*/true);
     if (failed(spread))
@@ -347,8 +418,9 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
     return failure();
   comparison.function = function->getName().str();
   comparison.kvCacheBytes = getKVCacheBytes(*function);
-  comparison.bounds = computeLowerBounds(function->getFunctionBody().front(),
-                                         comparison.target, comparison.budget);
+  comparison.bounds =
+      computeLowerBounds(function->getFunctionBody().front(),
+                         comparison.simulatedTarget, comparison.budget);
 
   llvm::ArrayRef<ComparedPolicy> policies = options.policies;
   if (policies.empty())

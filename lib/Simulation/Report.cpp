@@ -120,6 +120,9 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
   if (options.mode != ExecutionMode::AsWritten)
     os << llvm::formatv("  runtime         {0} fetches, {1} evictions\n",
                         result.fetches, result.evictions);
+  if (result.notRunnable)
+    os << "  runnable        no: the weights alone exceed the budget, so "
+          "vLLM would not start\n";
   if (options.allocator == AllocatorKind::Paged)
     os << llvm::formatv("  blocks          {0} each; live bytes count whole "
                         "blocks\n",
@@ -215,6 +218,7 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       {"peak_live_bytes", result.peakLiveBytes},
       {"peak_footprint_bytes", result.peakFootprintBytes},
       {"out_of_memory", result.outOfMemory},
+      {"runnable", !result.notRunnable},
       {"traffic", trafficToJSON(result)},
   };
   if (bounds)

@@ -2,11 +2,10 @@
 //
 // Runs an unplanned function the way a runtime would: compute blocks while
 // whatever an op needs is fetched, and memory pressure evicts what was used
-// least recently. The reactive runtime moves any tensor whole; the paged one
-// keeps KV caches in fixed-size blocks and moves only those. Both may use
-// every link the target has, as a plan does: a copy is split over the
-// fastest links in proportion to their bandwidth when that is quicker than
-// one link, issue overheads included.
+// least recently. Runtimes may use every link the target has, as a plan
+// does: a copy is split over the fastest links in proportion to their
+// bandwidth when that is quicker than one link, issue overheads included
+// (the paged runtime, PagedRuntime.cpp, splits its copies the same way).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,13 +24,9 @@ using namespace mlir::ho::detail;
 // Reactive runtime
 //===----------------------------------------------------------------------===//
 
-/// The links a runtime splits a blocking copy of `bytes` over, with the
-/// bytes each takes: the k fastest links for the k whose estimated time
-/// (issue overheads one after the other, then the slowest share's latency
-/// and bytes) is least. Shares are proportional to bandwidth, so that they
-/// end together.
-static SmallVector<std::pair<MemoryTier, int64_t>, 3>
-splitOverLinks(const Target &target, Direction direction, int64_t bytes) {
+SmallVector<std::pair<MemoryTier, int64_t>, 3>
+mlir::ho::detail::splitOverLinks(const Target &target, Direction direction,
+                                 int64_t bytes) {
   auto bandwidthOf = [&](MemoryTier tier) {
     const LinkModel &link = *target.getLink(tier);
     return direction == Direction::ToDevice ? link.bandwidthToDevice
@@ -180,140 +175,6 @@ LogicalResult TimelineSimulator::runReactive() {
     for (OpResult opResult : op->getResults())
       if (const BufferInfo *buffer = liveness.lookup(opResult))
         state[buffer->id].hasTierCopy = false;
-
-    runOp(op);
-    for (BufferId id : liveness.getLastUsedAt(point))
-      if (state[id].resident)
-        release(id, now);
-      else
-        state[id].dead = true;
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Paged runtime
-//===----------------------------------------------------------------------===//
-
-BlockAllocator &TimelineSimulator::getBlockAllocator() {
-  // checkInput makes paged mode run on the paged allocator only.
-  return static_cast<BlockAllocator &>(*allocator);
-}
-
-void TimelineSimulator::markPagedBuffers() {
-  auto function = dyn_cast<FunctionOpInterface>(body.getParentOp());
-  if (!function)
-    return;
-  for (BlockArgument arg : body.getArguments()) {
-    auto role = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                      kRoleAttrName);
-    if (!role || role.getValue() != "kv_cache")
-      continue;
-    if (const BufferInfo *buffer = liveness.lookup(arg))
-      state[buffer->id].paged = true;
-  }
-}
-
-void TimelineSimulator::setResidentBlocks(BufferId id, int64_t blocks) {
-  if (getBlockAllocator().resize(id, blocks).status ==
-      AllocationResult::Status::OutOfMemory)
-    noteOutOfMemory();
-  state[id].residentBlocks = blocks;
-  state[id].dirtyBlocks = std::min(state[id].dirtyBlocks, blocks);
-  setResident(id, blocks > 0);
-  recordMemory(now);
-}
-
-void TimelineSimulator::makeRoomInBlocks(
-    int64_t blocks, const llvm::SmallDenseSet<BufferId> &pinned) {
-  BlockAllocator &pool = getBlockAllocator();
-  while (pool.getFreeBlocks() < blocks) {
-    // Blocks of the least recently touched KV cache that the op does not
-    // need; the lower id on a tie.
-    auto victim = llvm::find_if(pagedByRecency, [&](auto entry) {
-      return !pinned.contains(entry.second);
-    });
-    if (victim == pagedByRecency.end())
-      return; // Only what the op needs is left: it reports out of memory.
-    BufferId id = victim->second;
-    BufferState &cache = state[id];
-    int64_t evicted =
-        std::min(blocks - pool.getFreeBlocks(), cache.residentBlocks);
-    // Blocks the tier holds a current copy of are dropped first, for free.
-    int64_t clean = cache.residentBlocks - cache.dirtyBlocks;
-    int64_t written = std::max<int64_t>(0, evicted - clean);
-    if (written > 0)
-      blockingTransfer(Direction::FromDevice, written * pool.getBlockBytes(),
-                       "swap out " +
-                           describeValue(liveness.getBuffer(id).root));
-    cache.dirtyBlocks -= written;
-    setResidentBlocks(id, cache.residentBlocks - evicted);
-    ++result.evictions;
-  }
-}
-
-void TimelineSimulator::fetchMissingBlocks(
-    BufferId id, const llvm::SmallDenseSet<BufferId> &pinned) {
-  BlockAllocator &pool = getBlockAllocator();
-  const BufferInfo &buffer = liveness.getBuffer(id);
-  int64_t total = pool.getBlocksFor(buffer.size);
-  int64_t missing = total - state[id].residentBlocks;
-  if (missing <= 0)
-    return;
-  makeRoomInBlocks(missing, pinned);
-  // The last block may be partly filled: only its bytes cross the link.
-  int64_t bytes = std::min(missing * pool.getBlockBytes(), buffer.size);
-  setResidentBlocks(id, total);
-  blockingTransfer(Direction::ToDevice, bytes,
-                   "swap in " + describeValue(buffer.root));
-  ++result.fetches;
-}
-
-LogicalResult TimelineSimulator::runPaged() {
-  markPagedBuffers();
-  BlockAllocator &pool = getBlockAllocator();
-  // Everything but the KV caches is on the device from the start; the caches
-  // take the blocks left, in argument order, and keep the rest in the tier.
-  ArrayRef<BufferId> arguments =
-      liveness.getDefinedAt(liveness.getEntryPoint());
-  for (BufferId id : arguments)
-    if (!state[id].paged && failed(allocate(id)))
-      return failure();
-  for (BufferId id : arguments) {
-    if (!state[id].paged)
-      continue;
-    result.lifetimes[id].firstEvent = nextMemoryEvent++;
-    int64_t total = pool.getBlocksFor(liveness.getBuffer(id).size);
-    setResidentBlocks(id, std::min(total, pool.getFreeBlocks()));
-  }
-
-  for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
-    Operation *op = liveness.getOp(point);
-    currentOp = op;
-    llvm::SmallDenseSet<BufferId> pinned;
-    touchOperands(op, point, pinned);
-
-    // Swap in the missing blocks of the caches the op reads, then allocate
-    // what it writes, swapping out cache blocks it does not need. Returning
-    // a cache reads nothing: its blocks stay where they are for the next
-    // step.
-    for (Value operand : op->getOperands()) {
-      if (op->hasTrait<OpTrait::IsTerminator>())
-        break;
-      const BufferInfo *buffer = liveness.lookup(operand);
-      if (buffer && state[buffer->id].paged && !state[buffer->id].dead)
-        fetchMissingBlocks(buffer->id, pinned);
-    }
-    for (BufferId id : liveness.getDefinedAt(point)) {
-      makeRoomInBlocks(pool.getBlocksFor(liveness.getBuffer(id).size), pinned);
-      if (failed(allocate(id)))
-        return failure();
-    }
-    // A cache written in place has no current copy in the tier any more.
-    for (OpResult opResult : op->getResults())
-      if (const BufferInfo *buffer = liveness.lookup(opResult))
-        if (state[buffer->id].paged)
-          state[buffer->id].dirtyBlocks = state[buffer->id].residentBlocks;
 
     runOp(op);
     for (BufferId id : liveness.getLastUsedAt(point))

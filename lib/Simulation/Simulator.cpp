@@ -169,6 +169,11 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
            << buffer.size << " bytes); run ho-assign-offsets first or "
            << "simulate with allocator=caching";
   case Status::Overlap: {
+    if (options.continueOnOverlap) {
+      if (result.overlaps++ == 0)
+        result.firstOverlapOp = currentOp;
+      break;
+    }
     InFlightDiagnostic diag = emitError(getBufferLoc(id))
                               << "buffer at offset " << placed.offset << " ("
                               << buffer.size
@@ -222,19 +227,11 @@ void TimelineSimulator::release(BufferId id, double time) {
 
 void TimelineSimulator::setResident(BufferId id, bool resident) {
   BufferState &buffer = state[id];
-  std::set<std::pair<unsigned, BufferId>> *paged =
-      buffer.paged ? &pagedByRecency : nullptr;
-  if (buffer.resident) {
+  if (buffer.resident)
     residentByRecency.erase({buffer.lastTouched, id});
-    if (paged)
-      paged->erase({buffer.lastTouched, id});
-  }
   buffer.resident = resident;
-  if (resident) {
+  if (resident)
     residentByRecency.insert({buffer.lastTouched, id});
-    if (paged)
-      paged->insert({buffer.lastTouched, id});
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -345,6 +342,8 @@ void TimelineSimulator::runOp(Operation *op) {
             target.getLink(static_cast<MemoryTier>(tierIndex))->hbmContention;
   }
   double seconds = cost.getSecondsUnderContention(std::min(shareLost, 0.9));
+  if (options.computeJitter > 0)
+    seconds *= 1 + options.computeJitter * (2 * drawUniform() - 1);
   addEvent(TimelineEvent::Kind::Compute, "compute", describeOp(op), now,
            now + seconds, cost.bytes);
   result.computeTime += seconds;
@@ -486,7 +485,18 @@ void TimelineSimulator::finishRun() {
                              transfer.channel->getBytes(transfer.id)});
 }
 
+double TimelineSimulator::drawUniform() {
+  // splitmix64: the same sequence on every platform, unlike the standard
+  // library's distributions.
+  uint64_t z = (jitterState += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return (z >> 11) * 0x1.0p-53;
+}
+
 FailureOr<SimulationResult> TimelineSimulator::run() {
+  jitterState = options.jitterSeed;
   if (failed(checkInput()))
     return failure();
 

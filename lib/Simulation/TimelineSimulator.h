@@ -31,6 +31,14 @@ std::string describeOp(Operation *op);
 std::string describeValue(Value value);
 std::string describeTrack(MemoryTier tier, Direction direction);
 
+/// The links a runtime splits a copy of `bytes` over, with the bytes each
+/// takes: the k fastest links for the k whose estimated time (issue
+/// overheads one after the other, then the slowest share's latency and
+/// bytes) is least. Shares are proportional to bandwidth, so that they end
+/// together.
+SmallVector<std::pair<MemoryTier, int64_t>, 3>
+splitOverLinks(const Target &target, Direction direction, int64_t bytes);
+
 /// What the simulator knows about one buffer during the run.
 struct BufferState {
   bool resident = false;
@@ -43,11 +51,14 @@ struct BufferState {
   bool hasTierCopy = false;
   /// Reactive: the program point of the last op that touched the buffer.
   unsigned lastTouched = 0;
-  /// Paged: a KV cache that moves block by block; how many of its blocks are
-  /// on the device, and how many of those the tier has no current copy of.
+  /// Paged: a KV cache; how many of its blocks are on the device, and how
+  /// many of those the step wrote. An offloaded one lives in the tier and
+  /// is loaded for the step by the KV connector (`loads`).
   bool paged = false;
+  bool offloaded = false;
   int64_t residentBlocks = 0;
   int64_t dirtyBlocks = 0;
+  SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 2> loads;
 };
 
 /// A transfer in flight or done, to be put on the timeline at the end.
@@ -95,6 +106,8 @@ private:
 
   // Compute.
   void runOp(Operation *op);
+  /// The next number in [0, 1) of the jitter's generator.
+  double drawUniform();
 
   // Reactive runtime.
   void touchOperands(Operation *op, unsigned point,
@@ -109,13 +122,15 @@ private:
   BlockAllocator &getBlockAllocator();
   void markPagedBuffers();
   void setResidentBlocks(BufferId id, int64_t blocks);
-  void makeRoomInBlocks(int64_t blocks,
-                        const llvm::SmallDenseSet<BufferId> &pinned);
-  void fetchMissingBlocks(BufferId id,
-                          const llvm::SmallDenseSet<BufferId> &pinned);
+  /// The most blocks the buffers other than KV caches hold at once.
+  int64_t getPeakUnpagedBlocks() const;
+  /// The KV connector: loads an offloaded cache whole (once), waits for
+  /// it, and stores back the blocks the step wrote, freeing the rest.
+  void loadCache(BufferId id);
+  void waitForCache(BufferId id);
+  void storeDirtyBlocks(BufferId id);
 
-  /// Keeps `residentByRecency` and `pagedByRecency` in step with the
-  /// buffer's residency.
+  /// Keeps `residentByRecency` in step with the buffer's residency.
   void setResident(BufferId id, bool resident);
 
   void addEvent(TimelineEvent::Kind kind, std::string track, std::string name,
@@ -130,9 +145,6 @@ private:
   SmallVector<BufferState> state;
   /// Resident buffers, least recently touched first.
   std::set<std::pair<unsigned, BufferId>> residentByRecency;
-  /// The paged ones among them (KV caches in paged mode), where the paged
-  /// runtime looks for blocks to evict without passing every weight.
-  std::set<std::pair<unsigned, BufferId>> pagedByRecency;
   DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> prefetchOf;
   std::vector<IssuedTransfer> issued;
   SmallVector<BufferId> awaitingOffload;
@@ -150,6 +162,7 @@ private:
   SmallVector<PendingPremature> pendingPremature;
   Operation *currentOp = nullptr;
   double now = 0;
+  uint64_t jitterState = 0;
 };
 
 } // namespace detail

@@ -13,6 +13,7 @@
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Analysis/OffsetAssignment.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -104,6 +105,61 @@ static void writeArgumentOffsets(FunctionOpInterface function,
   function.setAllArgAttrs(argAttrs);
 }
 
+/// Makes every reuse of arena space wait for the offloads that free it. A
+/// buffer read by an `ho.offload` is freed when the copy completes, and the
+/// plan placed a later buffer over it because, on the target simulated, the
+/// copy was done by then. On a slower link it would not be: an
+/// `ho.wait_offload` right before the op that allocates the later buffer
+/// (unless one already comes before it) orders the reuse after the copy, so
+/// that a slower link costs time, never memory or correctness. Returns the
+/// waits added; where the copy was done anyway, they cost nothing.
+static unsigned orderReuseAfterOffloads(Block &body,
+                                        const BufferLiveness &liveness,
+                                        const OffsetAssignment &plan,
+                                        const SimulationResult &run) {
+  DenseMap<BufferId, SmallVector<OffloadOp, 1>> offloadsOf;
+  for (auto offload : body.getOps<OffloadOp>())
+    if (const BufferInfo *source = liveness.lookup(offload.getSource()))
+      offloadsOf[source->id].push_back(offload);
+  if (offloadsOf.empty())
+    return 0;
+  auto overlaps = [&](BufferId a, BufferId b) {
+    int64_t aStart = plan.getOffset(a), bStart = plan.getOffset(b);
+    return aStart < bStart + liveness.getBuffer(b).size &&
+           bStart < aStart + liveness.getBuffer(a).size;
+  };
+  auto waitsBefore = [](OffloadOp offload, Operation *point) {
+    return llvm::any_of(offload.getResult().getUsers(), [&](Operation *user) {
+      return isa<WaitOffloadOp>(user) &&
+             user->getBlock() == point->getBlock() &&
+             user->isBeforeInBlock(point);
+    });
+  };
+  unsigned added = 0;
+  for (const BufferInfo &later : liveness.getBuffers()) {
+    if (later.isArgument() || later.size == 0)
+      continue;
+    Operation *allocation = liveness.getOp(later.definition);
+    for (auto &[freed, offloads] : offloadsOf) {
+      if (freed == later.id || liveness.getBuffer(freed).size == 0 ||
+          run.lifetimes[freed].lastEvent >=
+              run.lifetimes[later.id].firstEvent ||
+          !overlaps(freed, later.id))
+        continue;
+      for (OffloadOp offload : offloads) {
+        if (!offload->isBeforeInBlock(allocation) ||
+            waitsBefore(offload, allocation))
+          continue;
+        OpBuilder builder(allocation);
+        WaitOffloadOp::create(builder, allocation->getLoc(),
+                              offload.getResult());
+        ++added;
+      }
+    }
+  }
+  return added;
+}
+
 /// How much larger the arena is than the live bytes at the peak, in percent.
 static double getFragmentationPercent(const OffsetAssignment &plan) {
   if (plan.getPeakLiveBytes() == 0)
@@ -157,6 +213,7 @@ AssignOffsetsPass::planFunction(FunctionOpInterface function,
 
   writeOpOffsets(body, liveness, plan);
   writeArgumentOffsets(function, liveness, plan);
+  numReuseWaits += orderReuseAfterOffloads(body, liveness, plan, *run);
   Builder builder(function.getContext());
   function->setAttr(kArenaSizeAttrName,
                     builder.getI64IntegerAttr(plan.getArenaSize()));

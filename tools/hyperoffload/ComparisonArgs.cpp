@@ -83,6 +83,20 @@ void ComparisonArgs::addTo(CLI::App &command) {
       ->type_name("LIST")
       ->delimiter(',')
       ->check(CLI::IsMember(getPolicyNames()));
+  command
+      .add_option("--perturb", perturb,
+                  "Plan for --hw, then score every plan on hardware with the "
+                  "links' bandwidth and the device's speed scaled and each "
+                  "op's time jittered: link=0.8,compute=1.25,jitter=0.1,"
+                  "seed=7. The table's FITS says 'no (overlap)' where a "
+                  "static plan reused memory still in use")
+      ->type_name("KEY=VALUE,...")
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            llvm::Expected<Perturbation> parsed = parsePerturbation(text);
+            return parsed ? "" : llvm::toString(parsed.takeError());
+          },
+          ""));
   flags.addTo(command);
 }
 
@@ -114,6 +128,8 @@ ComparisonOptions ComparisonArgs::getOptions() const {
   options.budget = budget;
   for (const std::string &name : policies)
     options.policies.push_back(*parseComparedPolicy(name));
+  if (!perturb.empty()) // The validator of --perturb has accepted it.
+    options.perturbation = cantFail(parsePerturbation(perturb));
   return options;
 }
 

@@ -42,6 +42,8 @@ public:
   std::vector<std::string> hwOverrides;
   std::string budget;
   std::vector<std::string> policies;
+  /// "link=0.8,compute=1.25,...": score on other hardware than planned for.
+  std::string perturb;
 
   ComparisonArgs();
 

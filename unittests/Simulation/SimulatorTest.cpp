@@ -380,6 +380,24 @@ TEST_F(SimulatorTest, RuntimeCopiesSplitOverEveryLinkWhenThatIsFaster) {
   EXPECT_NEAR(result.stallTime, 5e-3 + 32 * kMiB / 3e9, 1e-12);
 }
 
+TEST_F(SimulatorTest, JitterIsSeededBoundedAndReproducible) {
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Ideal;
+  SimulationResult plain = simulate(kOnePrefetch, options);
+  options.computeJitter = 0.5;
+  options.jitterSeed = 7;
+  SimulationResult first = simulate(kOnePrefetch, options);
+  SimulationResult again = simulate(kOnePrefetch, options);
+  EXPECT_EQ(first.computeTime, again.computeTime);
+  EXPECT_EQ(first.stepTime, again.stepTime);
+  // Within half the op's 1 ms either way, and not the plain run.
+  EXPECT_NE(first.computeTime, plain.computeTime);
+  EXPECT_GE(first.computeTime, 0.5 * plain.computeTime);
+  EXPECT_LE(first.computeTime, 1.5 * plain.computeTime);
+  options.jitterSeed = 8;
+  EXPECT_NE(simulate(kOnePrefetch, options).computeTime, first.computeTime);
+}
+
 // Three 1 KiB buffers fit; each new one evicts the least recently used.
 constexpr llvm::StringLiteral kLeastRecentlyUsed = R"mlir(
   func.func @f() {
@@ -424,57 +442,74 @@ TEST_F(SimulatorTest, ReactiveEvictsLeastRecentlyUsedFirst) {
   EXPECT_NEAR(result.stepTime, result.stallTime, kTolerance);
 }
 
-// Two 2 MB KV caches and a 1 MB weight in 4 MB of 1 MB blocks: the second
-// cache starts with one block on the device.
-constexpr llvm::StringLiteral kTwoCaches = R"mlir(
-  func.func @f(%w: tensor<250000xf32>,
-               %k0: tensor<500000xf32> {ho.role = "kv_cache"},
-               %k1: tensor<500000xf32> {ho.role = "kv_cache"}) {
-    %a = ho.compute "append0"(%k0) {tied_operands = array<i64: 0>, flops = 0 : i64, bytes = 0 : i64}
-        : (tensor<500000xf32>) -> tensor<500000xf32>
-    %b = ho.compute "attn1"(%k1, %w) {flops = 0 : i64, bytes = 0 : i64}
-        : (tensor<500000xf32>, tensor<250000xf32>) -> tensor<0xf32>
-    %c = ho.compute "attn0"(%a) {flops = 0 : i64, bytes = 0 : i64}
-        : (tensor<500000xf32>) -> tensor<0xf32>
+// Three layers, each appending the 4 KB %x to its own 1 MB KV cache in 1 ms
+// of compute, beside a 1 MB weight; 100 KB blocks.
+constexpr llvm::StringLiteral kThreeLayers = R"mlir(
+  func.func @f(%w: tensor<250000xf32> {ho.role = "weight"},
+               %x: tensor<1000xf32> {ho.role = "input"},
+               %k0: tensor<250000xf32> {ho.role = "kv_cache"},
+               %k1: tensor<250000xf32> {ho.role = "kv_cache"},
+               %k2: tensor<250000xf32> {ho.role = "kv_cache"}) {
+    %a0 = ho.compute "append0"(%k0, %x) {tied_operands = array<i64: 0>, flops = 1000000000 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>, tensor<1000xf32>) -> tensor<250000xf32>
+    %a1 = ho.compute "append1"(%k1, %x) {tied_operands = array<i64: 0>, flops = 1000000000 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>, tensor<1000xf32>) -> tensor<250000xf32>
+    %a2 = ho.compute "append2"(%k2, %x) {tied_operands = array<i64: 0>, flops = 1000000000 : i64, bytes = 0 : i64}
+        : (tensor<250000xf32>, tensor<1000xf32>) -> tensor<250000xf32>
     return
   }
 )mlir";
 
-TEST_F(SimulatorTest, PagedSwapsKvCacheBlocksOnDemand) {
-  SimulationOptions options;
-  options.budget = 4000000;
-  options.mode = ExecutionMode::Paged;
-  options.allocator = AllocatorKind::Paged;
-  options.blockBytes = 1000000;
-  SimulationResult result = simulate(kTwoCaches, options);
+class PagedTest : public SimulatorTest {
+protected:
+  SimulationResult simulatePaged(int64_t budget) {
+    SimulationOptions options;
+    options.budget = budget;
+    options.mode = ExecutionMode::Paged;
+    options.allocator = AllocatorKind::Paged;
+    options.blockBytes = 100000;
+    return simulate(kThreeLayers, options);
+  }
+};
 
-  // attn1 needs the missing block of %k1: the least recently used cache,
-  // %k0, gives up one block, which append0 wrote, so it is copied out
-  // first. attn0 then needs that block back, and %k1 gives one up for free:
-  // the tier still holds a current copy of it.
-  SmallVector<std::string> copies;
-  for (const TimelineEvent &event : result.events)
-    if (event.kind == TimelineEvent::Kind::Transfer)
-      copies.push_back(event.name);
-  EXPECT_EQ(copies, (SmallVector<std::string>{"swap out argument #1",
-                                              "swap in argument #2",
-                                              "swap in argument #1"}));
-  EXPECT_EQ(result.evictions, 2u);
-  EXPECT_EQ(result.fetches, 2u);
+TEST_F(PagedTest, CachesThatFitStayInThePoolAndNothingMoves) {
+  // 11 blocks of weight and input leave 30 for the three caches.
+  SimulationResult result = simulatePaged(4100000);
+  EXPECT_TRUE(result.transfers.empty());
   EXPECT_FALSE(result.outOfMemory);
-  EXPECT_EQ(result.allocatorStalls, 0u);
-  EXPECT_EQ(result.peakLiveBytes, 4000000);
-  // Three blocking copies of 1 MB at 1 GB/s.
-  EXPECT_EQ(result.stallCount, 3u);
+  EXPECT_FALSE(result.notRunnable);
   EXPECT_NEAR(result.stepTime, 3 * kMs, kTolerance);
-  EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::FromDevice).bytes,
-            1000000);
+}
+
+TEST_F(PagedTest, ALayerWiseConnectorHidesEachLoadBehindOneLayer) {
+  // 32 blocks leave 21 beside weight and input: no cache fits once two
+  // caches in flight and one dirty block are set aside. The connector
+  // loads %k0 at the start and %k1 as append0 starts (queued behind it on
+  // the one queue); append0 waits 1 ms for %k0. %k2 loads while append1
+  // runs. Each append dirties one block (its 4 KB), stored back after the
+  // cache's last use: 0.1 ms, the last one past the end of compute.
+  SimulationResult result = simulatePaged(3200000);
+  EXPECT_FALSE(result.outOfMemory);
+  EXPECT_EQ(result.fetches, 3u);
+  EXPECT_EQ(result.evictions, 3u);
   EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::ToDevice).bytes,
-            2000000);
+            3000000);
+  EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::FromDevice).bytes,
+            300000);
+  EXPECT_NEAR(result.stepTime, 4.1 * kMs, 1e-9);
+  EXPECT_NEAR(result.stallTime, 1.1 * kMs, 1e-9);
+  // At append1: weight, input, %k0's dirty block still storing, %k1, %k2.
+  EXPECT_EQ(result.peakLiveBytes, 3200000);
+}
+
+TEST_F(PagedTest, WeightsOverTheBudgetDoNotStart) {
+  SimulationResult result = simulatePaged(1000000);
+  EXPECT_TRUE(result.notRunnable);
+  EXPECT_TRUE(result.outOfMemory);
 }
 
 TEST_F(SimulatorTest, PagedModeNeedsThePagedAllocator) {
-  module = parseSourceString<ModuleOp>(kTwoCaches, &context);
+  module = parseSourceString<ModuleOp>(kThreeLayers, &context);
   ASSERT_TRUE(module);
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {

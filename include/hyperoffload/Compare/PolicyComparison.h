@@ -60,6 +60,23 @@ llvm::ArrayRef<ComparedPolicy> getComparedPolicies();
 llvm::StringRef stringifyComparedPolicy(ComparedPolicy policy);
 std::optional<ComparedPolicy> parseComparedPolicy(llvm::StringRef name);
 
+/// Hardware other than the one a plan was made for: every policy is
+/// planned for the target, then scored on it with the links' bandwidth and
+/// the device's speed (peak FLOP/s and HBM bandwidth) scaled, and each op's
+/// time jittered.
+struct Perturbation {
+  double linkBandwidth = 1;
+  double computeSpeed = 1;
+  double jitter = 0;
+  uint64_t seed = 1;
+};
+
+/// Parses "link=0.8,compute=1.25,jitter=0.1,seed=7" (any subset, in any
+/// order). The error names the key and what was expected.
+llvm::Expected<Perturbation> parsePerturbation(llvm::StringRef text);
+/// `target` with the perturbation's factors applied.
+Target perturbTarget(const Target &target, const Perturbation &perturbation);
+
 struct ComparisonOptions {
   /// The hardware as the passes take it: a preset or a JSON file (the
   /// default preset when empty), and field overrides ("links.host.x=1").
@@ -72,6 +89,9 @@ struct ComparisonOptions {
   std::vector<ComparedPolicy> policies;
   /// Keep each run's timeline, for traces.
   bool recordTimelines = false;
+  /// Score the plans on perturbed hardware; overlaps in a static plan are
+  /// then counted (PolicyRun::result.overlaps) rather than errors.
+  std::optional<Perturbation> perturbation;
 };
 
 /// One policy's run.
@@ -97,6 +117,9 @@ struct PolicyComparison {
   PolicyComparison &operator=(const PolicyComparison &) = delete;
 
   Target target;
+  /// What the runs were scored on: `target`, perturbed when asked.
+  Target simulatedTarget;
+  std::optional<Perturbation> perturbation;
   /// The budget in bytes.
   int64_t budget = 0;
   /// The function compared (the only one with a body).
@@ -123,6 +146,11 @@ struct PolicyComparison {
   }
   /// Whether every allocation of the run fit in the budget.
   bool fits(const PolicyRun &run) const { return !run.result.outOfMemory; }
+  /// Whether the run fit and no buffer of a static plan landed on a live
+  /// one: what a slower or faster machine must not change.
+  bool isSafe(const PolicyRun &run) const {
+    return fits(run) && run.result.overlaps == 0;
+  }
 };
 
 /// Runs every policy of `options` on the function of `module` (which must

@@ -51,9 +51,11 @@ enum class ExecutionMode {
   /// No plan: a runtime fetches tensors on demand and evicts the least
   /// recently used ones under memory pressure, blocking compute each time.
   Reactive,
-  /// No plan, vLLM's PagedAttention: only KV caches (arguments with role
-  /// kv_cache) move, block by block, on demand; everything else stays on the
-  /// device. Needs the paged allocator.
+  /// No plan, vLLM's PagedAttention: KV caches (arguments with role
+  /// kv_cache) in a block pool sized beside the weights and the
+  /// activations' peak; caches that do not fit are loaded layer-wise ahead
+  /// of use by a KV connector and only written blocks go back. Needs the
+  /// paged allocator.
   Paged,
 };
 
@@ -67,6 +69,16 @@ struct SimulationOptions {
   /// The block size of the paged allocator: 16 tokens of one LLaMA3-8B
   /// layer's keys and values by default, vLLM's default block.
   int64_t blockBytes = 64 * 1024;
+  /// Each op's time is scaled by 1 + u, u drawn uniformly from
+  /// [-computeJitter, computeJitter] by a generator seeded with
+  /// `jitterSeed`, one draw per op in block order: the same seed gives the
+  /// same run.
+  double computeJitter = 0;
+  uint64_t jitterSeed = 1;
+  /// Static plans: count a buffer placed over a live one (a plan whose
+  /// arena reuse relied on a copy finishing in time) and go on, rather than
+  /// fail with an error at the buffer.
+  bool continueOnOverlap = false;
 };
 
 enum class Direction { ToDevice = 0, FromDevice = 1 };
@@ -161,6 +173,13 @@ struct SimulationResult {
   /// where that happened (null for function arguments).
   bool outOfMemory = false;
   Operation *firstOutOfMemoryOp = nullptr;
+  /// With continueOnOverlap: buffers a static plan placed over a live one,
+  /// and the op that defines the first.
+  unsigned overlaps = 0;
+  Operation *firstOverlapOp = nullptr;
+  /// Paged mode: the weights and other non-KV arguments alone exceed the
+  /// budget, so vLLM would not start (the run goes on to report its peak).
+  bool notRunnable = false;
 
   /// Traffic per tier (indexed by MemoryTier) and direction.
   std::array<std::array<LinkTraffic, 2>, 3> traffic;

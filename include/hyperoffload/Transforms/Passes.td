@@ -41,6 +41,13 @@ def AssignOffsets : Pass<"ho-assign-offsets", "::mlir::ModuleOp"> {
     argument, and the arena size as `ho.arena_size` on the function.
     Running the pass again replaces the plan.
 
+    A plan must stay correct when the hardware is slower than simulated: a
+    buffer read by an `ho.offload` is freed when its copy completes, so a
+    later buffer placed over it gets an `ho.wait_offload` of that copy right
+    before the op that allocates it (unless one comes earlier). On the
+    target simulated the copy is done by then and the wait costs nothing; on
+    a slower link compute waits instead of overwriting memory in use.
+
     Before:
     ```mlir
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -83,6 +90,9 @@ def AssignOffsets : Pass<"ho-assign-offsets", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"arenaBytes", "arena-bytes",
               "Bytes of the arenas of all functions, summed">,
+    Statistic<"numReuseWaits", "reuse-waits",
+              "Waits added so that arena reuse follows the offload that "
+              "frees the space">,
     Statistic<"numBuffersPlaced", "buffers-placed",
               "Device buffers given an offset">
   ];

@@ -338,9 +338,12 @@ scores it with the simulator (`docs/CostModel.md`):
   expandable segments (pages mapped on demand, as a VMM pool such as
   MindSpore's defragments), whichever fits and runs faster; the
   "allocator stalls" column names the one that ran;
-- `paged`: vLLM's PagedAttention runtime: only KV caches move, in 64 KiB
-  blocks, swapped in on demand and out least recently used, on an
-  allocator of fixed-size blocks;
+- `paged`: vLLM's PagedAttention runtime with a layer-wise KV connector:
+  the KV caches that fit its 64 KiB-block pool beside the weights and the
+  activations' peak stay on the device; the others are loaded one layer
+  ahead of their use, overlapped with compute, and only the blocks a step
+  writes go back; a run whose weights alone exceed the budget would not
+  start (it is reported as not fitting);
 - `naive`, `window`, `distance`, `pt2`, `hyperoffload`: `ho-plan-offload`
   with that policy (`docs/Planning.md`); `naive` and `window` (runtimes in
   real life) run on the runtime allocators as `reactive` does, the compiled
@@ -369,11 +372,10 @@ cache (and remapping pages), with the time compute waited for them.
 
 Why the numbers look this way:
 
-- **Paging the KV cache** never fragments, but it moves
-  only KV blocks, on demand: it cannot fit training at all (no KV cache),
-  and on a decode step every block swapped out must come back before the
-  next layer's attention, with compute waiting each time. Where weights
-  and activations nearly fill the budget by themselves, its blocks thrash.
+- **Paging the KV cache** never fragments, but only KV caches move: it
+  cannot fit training at all (no KV cache), and where the weights and the
+  activations leave the pool too small it loads whole caches every step,
+  one layer ahead, bounded by the link.
 - **Reactive runtimes wait for every copy**: each fetch and each eviction
   blocks compute and pays the host's issue overhead, and PyTorch's
   caching allocator, which never moves a live tensor, fails requests that

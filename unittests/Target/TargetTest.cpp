@@ -94,6 +94,23 @@ TEST(TargetPresets, DefaultComesFirst) {
   EXPECT_EQ(names[0], "ascend910c-supernode");
 }
 
+TEST(TargetPresets, VariantsChangeOnlyTheirLinks) {
+  Target shared = preset("ascend910c-supernode-shared");
+  Target supernode = preset("ascend910c-supernode");
+  EXPECT_EQ(shared.name, "ascend910c-supernode-shared");
+  EXPECT_EQ(shared.getLink(MemoryTier::pool)->bandwidthToDevice, 40e9);
+  EXPECT_EQ(shared.getLink(MemoryTier::pool)->bandwidthFromDevice, 40e9);
+  EXPECT_EQ(shared.getLink(MemoryTier::host)->bandwidthToDevice,
+            supernode.getLink(MemoryTier::host)->bandwidthToDevice);
+  EXPECT_EQ(shared.device.hbmCapacity, supernode.device.hbmCapacity);
+
+  Target measured = preset("gh200-c2c-measured");
+  EXPECT_EQ(measured.getLink(MemoryTier::host)->bandwidthToDevice, 375e9);
+  EXPECT_EQ(measured.getLink(MemoryTier::host)->bandwidthFromDevice, 170e9);
+  EXPECT_EQ(measured.device.peakFlopsBF16,
+            preset("gh200-c2c").device.peakFlopsBF16);
+}
+
 TEST(TargetPresets, EveryPresetLoadsAndRoundTrips) {
   for (StringRef name : getTargetPresetNames()) {
     SCOPED_TRACE(name.str());

@@ -133,8 +133,8 @@ LogicalResult TimelineSimulator::runPaged() {
   // op that writes one in place dirties: at most the bytes it brings in.
   SmallVector<BufferId> caches;
   DenseMap<BufferId, unsigned> lastOpUse;
-  DenseMap<unsigned, BufferId> firstUseOf;
-  DenseMap<Operation *, int64_t> dirtiedBy;
+  DenseMap<unsigned, BufferId> lastFirstUseAt;
+  DenseMap<std::pair<Operation *, BufferId>, int64_t> dirtiedBy;
   int64_t mostDirty = 0;
   for (unsigned point = 1; point < liveness.getExitPoint(); ++point) {
     Operation *op = liveness.getOp(point);
@@ -145,14 +145,14 @@ LogicalResult TimelineSimulator::runPaged() {
         if (state[buffer->id].paged) {
           if (!lastOpUse.contains(buffer->id)) {
             caches.push_back(buffer->id);
-            firstUseOf[point] = buffer->id;
+            lastFirstUseAt[point] = buffer->id;
           }
           lastOpUse[buffer->id] = point;
         }
     for (OpResult opResult : op->getResults())
       if (const BufferInfo *buffer = liveness.lookup(opResult))
         if (state[buffer->id].paged) {
-          int64_t &dirty = dirtiedBy[op];
+          int64_t &dirty = dirtiedBy[{op, buffer->id}];
           dirty = std::min(
               pool.getBlocksFor(buffer->size),
               pool.getBlocksFor(getBytesWrittenInto(op, liveness, buffer->id)));
@@ -211,7 +211,8 @@ LogicalResult TimelineSimulator::runPaged() {
     Operation *op = liveness.getOp(point);
     currentOp = op;
     catchUpWithTransfers();
-    if (auto first = firstUseOf.find(point); first != firstUseOf.end())
+    // Past the last cache this op reads first.
+    if (auto first = lastFirstUseAt.find(point); first != lastFirstUseAt.end())
       loadAfter(llvm::find(caches, first->second) - caches.begin() + 1);
     if (!op->hasTrait<OpTrait::IsTerminator>())
       for (Value operand : op->getOperands())
@@ -228,7 +229,8 @@ LogicalResult TimelineSimulator::runPaged() {
         if (state[buffer->id].paged)
           state[buffer->id].dirtyBlocks =
               std::min(pool.getBlocksFor(buffer->size),
-                       state[buffer->id].dirtyBlocks + dirtiedBy.lookup(op));
+                       state[buffer->id].dirtyBlocks +
+                           dirtiedBy.lookup({op, buffer->id}));
 
     runOp(op);
     for (BufferId id : caches)

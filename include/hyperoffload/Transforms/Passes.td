@@ -409,8 +409,9 @@ def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
                         "no plan: fetch on demand, evict least recently "
                         "used"),
              clEnumValN(::mlir::ho::ExecutionMode::Paged, "paged",
-                        "no plan, vLLM PagedAttention: KV cache blocks "
-                        "swapped on demand; needs allocator=paged"))}]>,
+                        "no plan, vLLM PagedAttention: a KV block pool "
+                        "beside the weights, the other caches loaded a "
+                        "layer ahead; needs allocator=paged"))}]>,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to print the summary; '-' for stdout">,
     Option<"jsonFile", "json", "std::string", /*default=*/"\"\"",

@@ -160,7 +160,8 @@ struct SimulationResult {
   /// Cached bytes released to the driver, and pages mapped again.
   int64_t releasedBytes = 0;
   int64_t remappedPages = 0;
-  /// Reactive mode only.
+  /// Runtime modes: the reactive runtime's evictions and fetches, the paged
+  /// connector's stores and loads.
   unsigned evictions = 0;
   unsigned fetches = 0;
 

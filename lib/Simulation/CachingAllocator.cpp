@@ -168,7 +168,10 @@ void CachingAllocator::touchPages(Pool pool, int64_t address, int64_t size,
     liveTouches[index].resize(last, 0);
   }
   for (int64_t page = first; page < last; ++page) {
-    liveTouches[index][page] += delta;
+    int32_t &touches = liveTouches[index][page];
+    bool wasLive = touches > 0;
+    touches += delta;
+    livePageCount += (touches > 0) - wasLive;
     if (delta > 0 && !mapped[index][page]) {
       mapped[index][page] = true;
       ++mappedPageCount;
@@ -185,6 +188,9 @@ void CachingAllocator::touchPages(Pool pool, int64_t address, int64_t size,
 CachingAllocator::Placement
 CachingAllocator::planExpandable(Pool pool, int64_t size) const {
   Placement placement;
+  // More pages than the device has never fit, whatever is released.
+  if (llvm::divideCeil(size, options.pageBytes) > getCapacityPages())
+    return placement;
   if (findFreeBlock(pool, size, placement.address) == nullptr) {
     // The request goes where the segment grows: into its free last block,
     // or after its end.
@@ -215,13 +221,9 @@ CachingAllocator::planExpandable(Pool pool, int64_t size) const {
   }
   // Releasing the cache unmaps every page no live block touches; then the
   // request maps each of its pages that no live block touches.
-  int64_t livePages = 0;
-  for (unsigned index = 0; index < 2; ++index)
-    for (int32_t touches : liveTouches[index])
-      livePages += touches > 0;
   placement.release = true;
   placement.pagesToMap = unmapped(/*unmappedOnly=*/false);
-  placement.fits = livePages + placement.pagesToMap <= getCapacityPages();
+  placement.fits = livePageCount + placement.pagesToMap <= getCapacityPages();
   return placement;
 }
 
@@ -292,6 +294,16 @@ AllocationResult CachingAllocator::allocate(BufferId id, int64_t size) {
   if (size == 0)
     return result;
   Pool pool = getPool(size);
+  // A request larger than the device is out of memory; it is counted but
+  // given no pages, which would only take time to map.
+  if (options.expandableSegments &&
+      llvm::divideCeil(size, options.pageBytes) > getCapacityPages()) {
+    oversized[id] = size;
+    liveBytes += size;
+    noteFootprint(reservedBytes + size);
+    result.status = AllocationResult::Status::OutOfMemory;
+    return result;
+  }
   Placement placement = planPlacement(size);
   if (placement.release) {
     result.status = AllocationResult::Status::PlacedAfterRelease;
@@ -322,6 +334,11 @@ AllocationResult CachingAllocator::allocate(BufferId id, int64_t size) {
 }
 
 void CachingAllocator::release(BufferId id) {
+  if (auto large = oversized.find(id); large != oversized.end()) {
+    noteReleased(large->second);
+    oversized.erase(large);
+    return;
+  }
   auto found = addressOf.find(id);
   if (found == addressOf.end())
     return;

@@ -151,14 +151,36 @@ TEST_F(OffloadPlannerTest, PacedFetchesKeepTheLinkBusyAndNoMore) {
 // (the pool would be at 3 ms and a microsecond of norms). A norm would hold
 // the disk 0.5 ms for 1 us of bytes: every norm takes the pool, where the
 // second one would otherwise have gone to the idle disk.
+/// One function of a test's own, planned on the round-numbers target with
+/// the whole HBM as the budget.
+class PolicyOnOneFunctionTest : public ::testing::Test {
+protected:
+  PolicyOnOneFunctionTest() {
+    context.loadDialect<HODialect, func::FuncDialect>();
+    options.budget = target.device.hbmCapacity;
+  }
+
+  void parse(llvm::StringRef ir) {
+    module = parseSourceString<ModuleOp>(ir, &context);
+  }
+
+  OffloadPlan plan() {
+    auto function = *module->getOps<func::FuncOp>().begin();
+    return planOffload(function.getBody().front(), target, options);
+  }
+
+  MLIRContext context;
+  Target target = makeRoundNumbersTarget();
+  PlannerOptions options;
+  OwningOpRef<ModuleOp> module;
+};
+
 // ZeRO-3 partitions every parameter, read this step or not, but keeps the
 // small ones: a weight no op reads stays in the tier, one of fewer elements
 // than the threshold stays on the device, and one outside any layer is
 // fetched too.
-TEST(OffloadPlannerZeroTest, PartitionsEveryWeightButTheSmallOnes) {
-  MLIRContext context;
-  context.loadDialect<HODialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+TEST_F(PolicyOnOneFunctionTest, ZeroPartitionsEveryWeightButTheSmallOnes) {
+  parse(R"mlir(
     func.func @f(%x: tensor<1000xf32>,
                  %used: tensor<250000xf32> {ho.role = "weight"},
                  %idle: tensor<250000xf32> {ho.role = "weight"},
@@ -170,19 +192,13 @@ TEST(OffloadPlannerZeroTest, PartitionsEveryWeightButTheSmallOnes) {
           : (tensor<1000xf32>, tensor<250000xf32>) -> tensor<1000xf32> loc("head")
       return %b : tensor<1000xf32>
     }
-  )mlir",
-                                                             &context);
+  )mlir");
   ASSERT_TRUE(module);
-  Target target = makeRoundNumbersTarget();
-  PlannerOptions options;
   options.policy = OffloadPolicy::Window;
-  options.budget = target.device.hbmCapacity;
   options.windowPartitionAll = true;
-  auto function = *module->getOps<func::FuncOp>().begin();
   auto remoteIndices = [&] {
-    OffloadPlan plan = planOffload(function.getBody().front(), target, options);
     SmallVector<unsigned> indices;
-    for (const RemoteArgument &arg : plan.remoteArguments)
+    for (const RemoteArgument &arg : plan().remoteArguments)
       indices.push_back(arg.index);
     llvm::sort(indices);
     return indices;
@@ -199,10 +215,8 @@ TEST(OffloadPlannerZeroTest, PartitionsEveryWeightButTheSmallOnes) {
 // One saved activation: stored after its forward use (point 1), read again
 // by the backward op at point 4, with 1 ms of forward and backward compute
 // between; its 0.5 MB copy takes 0.5 ms.
-TEST(OffloadPlannerPT2Test, AsShippedReloadsAtTheUseAndWaitsForEachOffload) {
-  MLIRContext context;
-  context.loadDialect<HODialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+TEST_F(PolicyOnOneFunctionTest, PT2AsShippedReloadsAtTheUseAndWaitsForStores) {
+  parse(R"mlir(
     func.func @f(%x: tensor<1000xf32>) -> tensor<1000xf32> {
       %s = ho.compute "p"(%x) {flops = 0 : i64} : (tensor<1000xf32>) -> tensor<125000xf32> loc("layer 0 / saved")
       %a = ho.compute "f"(%x) {flops = 1000000000 : i64} : (tensor<1000xf32>) -> tensor<1000xf32> loc("layer 1 / f")
@@ -210,18 +224,13 @@ TEST(OffloadPlannerPT2Test, AsShippedReloadsAtTheUseAndWaitsForEachOffload) {
       %c = ho.compute "h"(%b, %s) {flops = 0 : i64} : (tensor<1000xf32>, tensor<125000xf32>) -> tensor<1000xf32> loc("backward / layer 0 / h")
       return %c : tensor<1000xf32>
     }
-  )mlir",
-                                                             &context);
+  )mlir");
   ASSERT_TRUE(module);
-  Target target = makeRoundNumbersTarget();
-  PlannerOptions options;
   options.policy = OffloadPolicy::PT2;
-  options.budget = target.device.hbmCapacity;
-  auto function = *module->getOps<func::FuncOp>().begin();
   auto planGap = [&] {
-    OffloadPlan plan = planOffload(function.getBody().front(), target, options);
-    EXPECT_EQ(plan.gaps.size(), 1u);
-    return plan.gaps.empty() ? PlannedGap() : plan.gaps.front();
+    OffloadPlan planned = plan();
+    EXPECT_EQ(planned.gaps.size(), 1u);
+    return planned.gaps.empty() ? PlannedGap() : planned.gaps.front();
   };
   // Prefetched: the reload is hoisted before "g", whose 1 ms covers it.
   PlannedGap hoisted = planGap();

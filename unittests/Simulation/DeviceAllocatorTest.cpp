@@ -115,6 +115,19 @@ TEST(CachingAllocatorTest, ExpandableSegmentsRemapPagesAfterARelease) {
   EXPECT_TRUE(allocator.canAllocate(8 * kMiB));
 }
 
+TEST(CachingAllocatorTest, ExpandableRequestsLargerThanTheDeviceMapNothing) {
+  CachingAllocator allocator = makeCaching(64 * kMiB, /*expandable=*/true);
+  int64_t huge = int64_t(1) << 60;
+  EXPECT_FALSE(allocator.canAllocate(huge));
+  AllocationResult placed = allocator.allocate(0, huge);
+  EXPECT_EQ(placed.status, Status::OutOfMemory);
+  EXPECT_EQ(allocator.getReservedBytes(), 0);
+  EXPECT_EQ(allocator.getHighWaterMark(), huge);
+  allocator.release(0);
+  EXPECT_EQ(allocator.getLiveBytes(), 0);
+  EXPECT_TRUE(allocator.canAllocate(32 * kMiB));
+}
+
 TEST(IdealAllocatorTest, NeverFragments) {
   IdealAllocator allocator(4096);
   for (BufferId id = 0; id < 4; ++id)

@@ -380,6 +380,27 @@ TEST_F(SimulatorTest, RuntimeCopiesSplitOverEveryLinkWhenThatIsFaster) {
   EXPECT_NEAR(result.stallTime, 5e-3 + 32 * kMiB / 3e9, 1e-12);
 }
 
+// %b is placed over %a, which is still live: a static plan that is wrong.
+TEST_F(SimulatorTest, OverlapsAreCountedWhenTheRunMustGoOn) {
+  llvm::StringLiteral ir = R"mlir(
+    func.func @f() -> tensor<0xf32> {
+      %a = ho.compute "p"() {flops = 0 : i64, bytes = 0 : i64, ho.offsets = array<i64: 0>} : () -> tensor<256xf32>
+      %b = ho.compute "p"() {flops = 0 : i64, bytes = 0 : i64, ho.offsets = array<i64: 512>} : () -> tensor<256xf32> loc("b")
+      %c = ho.compute "use"(%a, %b) {flops = 0 : i64, bytes = 0 : i64, ho.offsets = array<i64: 2048>}
+          : (tensor<256xf32>, tensor<256xf32>) -> tensor<0xf32>
+      return %c : tensor<0xf32>
+    }
+  )mlir";
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Static;
+  options.continueOnOverlap = true;
+  SimulationResult result = simulate(ir, options);
+  EXPECT_EQ(result.overlaps, 1u);
+  ASSERT_TRUE(result.firstOverlapOp);
+  EXPECT_EQ(result.firstOverlapOp->getLoc(),
+            Location(NameLoc::get(StringAttr::get(&context, "b"))));
+}
+
 TEST_F(SimulatorTest, JitterIsSeededBoundedAndReproducible) {
   SimulationOptions options;
   options.allocator = AllocatorKind::Ideal;

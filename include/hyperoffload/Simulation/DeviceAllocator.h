@@ -251,6 +251,8 @@ private:
   /// By base address.
   std::map<int64_t, Segment> segments;
   llvm::DenseMap<BufferId, int64_t> addressOf;
+  /// Expandable segments: requests larger than the device, by size.
+  llvm::DenseMap<BufferId, int64_t> oversized;
   int64_t reservedBytes = 0;
   /// Segments get disjoint address ranges; 2^40 bytes apart in expandable
   /// mode, where each may grow.
@@ -265,6 +267,8 @@ private:
   std::array<std::vector<int32_t>, 2> liveTouches;
   int64_t mappedPageCount = 0;
   int64_t peakMappedPages = 0;
+  /// Pages some live block touches.
+  int64_t livePageCount = 0;
 };
 
 } // namespace ho

@@ -84,8 +84,16 @@ struct PressurePoint {
 /// views are how a schedule moves or renames data, not uses of it; the
 /// return hands results over, and a plan may hand them over in a tier.
 static bool needsDataOnDevice(Operation *op) {
-  return !isa<OffloadOp, PrefetchOp, AwaitOp, WaitOffloadOp>(op) &&
+  return !isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, AwaitOp, WaitOffloadOp>(
+             op) &&
          !isTensorViewOp(op) && !op->hasTrait<OpTrait::ReturnLike>();
+}
+
+/// Whether `use` is an expert of a routed op: read only if its router picks
+/// it, which may never happen.
+static bool isRoutedExpert(OpOperand &use) {
+  auto routed = dyn_cast<RoutedOp>(use.getOwner());
+  return routed && routed.getExpertPosition(use.getOperandNumber());
 }
 
 //===----------------------------------------------------------------------===//
@@ -181,7 +189,10 @@ void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
   if (id == kNone)
     return;
   for (Value alias : buffer.aliases) {
-    for (Operation *user : alias.getUsers()) {
+    for (OpOperand &use : alias.getUses()) {
+      if (isRoutedExpert(use))
+        continue;
+      Operation *user = use.getOwner();
       // Uses inside a region count at the op that holds the region.
       // The return is not a presence: a plan may hand any result back in
       // a tier (ho-plan-offload returns it as !ho.remote). A created result
@@ -234,7 +245,11 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
         bytes += target.roundToGranularity(buffer->size);
     }
   };
-  op->walk([&](Operation *user) { add(user->getOperands()); });
+  op->walk([&](Operation *user) {
+    for (OpOperand &use : user->getOpOperands())
+      if (!isRoutedExpert(use))
+        add(use.get());
+  });
   add(op->getResults());
   return bytes;
 }
@@ -640,7 +655,11 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   // Each op's time, per point.
   SmallVector<double> seconds(liveness.getExitPoint() + 1, 0);
   for (Operation &op : body) {
-    double opSeconds = estimateOpCost(&op, target).getSeconds();
+    // A router may pick none of this device's experts.
+    auto routed = dyn_cast<RoutedOp>(op);
+    double opSeconds = (routed ? estimateRoutedCost(routed, target, 0, 0)
+                               : estimateOpCost(&op, target))
+                           .getSeconds();
     seconds[liveness.getPoint(&op)] = opSeconds;
     bounds.computeSeconds += opSeconds;
   }

@@ -57,11 +57,20 @@ static bool doesNoDeviceWork(Operation *op) {
   auto isShaped = [](Type type) {
     return isa<TensorType, BaseMemRefType>(type);
   };
-  return isa<OffloadOp, PrefetchOp, AwaitOp, tensor::EmptyOp>(op) ||
+  return isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, AwaitOp, tensor::EmptyOp>(
+             op) ||
          isTensorViewOp(op) || op->hasTrait<OpTrait::ConstantLike>() ||
          op->hasTrait<OpTrait::IsTerminator>() || op->getNumResults() == 0 ||
          (llvm::none_of(op->getOperandTypes(), isShaped) &&
           llvm::none_of(op->getResultTypes(), isShaped));
+}
+
+/// Sets the arithmetic and HBM times of `cost`'s FLOPs and bytes.
+static void setRoofline(OpCost &cost, Operation *op,
+                        const DeviceModel &device) {
+  cost.computeSeconds =
+      cost.flops / device.getPeakFlops(getComputeElementType(op));
+  cost.memorySeconds = cost.bytes / device.hbmBandwidth;
 }
 
 OpCost ho::estimateOpCost(Operation *op, const Target &target) {
@@ -95,8 +104,17 @@ OpCost ho::estimateOpCost(Operation *op, const Target &target) {
     cost.source = CostSource::BytesEstimate;
     cost.bytes = detail::getDefaultBytesAccessed(op).value_or(0);
   }
-  cost.computeSeconds =
-      cost.flops / device.getPeakFlops(getComputeElementType(op));
-  cost.memorySeconds = cost.bytes / device.hbmBandwidth;
+  setRoofline(cost, op, device);
+  return cost;
+}
+
+OpCost ho::estimateRoutedCost(RoutedOp op, const Target &target,
+                              int64_t assignments, int64_t picked) {
+  OpCost cost;
+  cost.source = CostSource::Interface;
+  cost.launchSeconds = target.device.launchOverhead;
+  cost.flops = op.getFlopsFor(assignments);
+  cost.bytes = op.getBytesFor(picked);
+  setRoofline(cost, op, target.device);
   return cost;
 }

@@ -15,10 +15,29 @@ static llvm::json::Value toJSON(std::optional<double> value) {
   return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
 }
 
+/// The distribution over drawn routing steps.
+static llvm::json::Object stepsToJSON(const StepStatistics &steps) {
+  return llvm::json::Object{
+      {"steps", static_cast<int64_t>(steps.steps)},
+      {"devices", static_cast<int64_t>(steps.devices)},
+      {"mean_step_time_s", steps.mean},
+      {"p50_step_time_s", steps.p50},
+      {"p99_step_time_s", steps.p99},
+      {"device_mean_step_time_s", steps.deviceMean},
+      {"expert_hit_rate", steps.hitRate},
+      {"experts_picked", static_cast<int64_t>(steps.expertsPicked)},
+      {"experts_fetched_on_demand",
+       static_cast<int64_t>(steps.expertsFetchedOnDemand)},
+      {"peak_footprint_bytes", steps.peakFootprintBytes},
+      {"fits", !steps.outOfMemory},
+      {"overlaps", static_cast<int64_t>(steps.overlaps)},
+  };
+}
+
 static llvm::json::Value runToJSON(const PolicyComparison &comparison,
                                    const PolicyRun &run) {
   const SimulationResult &result = run.result;
-  return llvm::json::Object{
+  llvm::json::Object object{
       {"name", stringifyComparedPolicy(run.policy)},
       {"mode", stringifyExecutionMode(run.simulation.mode)},
       {"allocator", stringifyAllocatorKind(run.simulation.allocator)},
@@ -42,6 +61,10 @@ static llvm::json::Value runToJSON(const PolicyComparison &comparison,
       {"safe", comparison.isSafe(run)},
       {"runnable", !run.result.notRunnable},
   };
+  // Only functions with routed ops have a distribution over steps.
+  if (run.steps)
+    object["routing_steps"] = stepsToJSON(*run.steps);
+  return object;
 }
 
 llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
@@ -57,7 +80,7 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
         {"jitter", given->jitter},
         {"seed", static_cast<int64_t>(given->seed)},
     };
-  return llvm::json::Object{
+  llvm::json::Object object{
       {"perturbation", std::move(perturbation)},
       {"version", kComparisonSchemaVersion},
       {"function", comparison.function},
@@ -78,4 +101,13 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
        }},
       {"policies", std::move(runs)},
   };
+  if (const std::optional<StepStatistics> &steps = comparison.baselineSteps) {
+    object["routing"] = llvm::json::Object{
+        {"distribution", describeRouting(comparison.routing)},
+        {"seed", static_cast<int64_t>(comparison.routing.seed)},
+        {"predictor_accuracy", comparison.routing.predictorAccuracy},
+    };
+    (*object.getObject("baseline"))["routing_steps"] = stepsToJSON(*steps);
+  }
+  return object;
 }

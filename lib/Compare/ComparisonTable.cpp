@@ -104,3 +104,42 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
   }
   return table;
 }
+
+std::optional<ComparisonTable>
+ho::tabulateRoutedSteps(const PolicyComparison &comparison) {
+  const std::optional<StepStatistics> &baseline = comparison.baselineSteps;
+  if (!baseline)
+    return std::nullopt;
+  ComparisonTable table;
+  const RoutingOptions &routing = comparison.routing;
+  table.title =
+      llvm::formatv("routed experts: {0} routing (seed {1}), predictor "
+                    "accuracy {2:f0}%, {3} steps on {4} devices",
+                    describeRouting(routing), routing.seed,
+                    100 * routing.predictorAccuracy, baseline->steps,
+                    baseline->devices)
+          .str();
+  table.bounds = "a step ends when its slowest device's does; DEVICE 0 is "
+                 "the device the graph describes";
+  table.columns = {{"POLICY"},         {"MEAN STEP", true}, {"P50", true},
+                   {"P99", true},      {"SLOWDOWN", true},  {"DEVICE 0", true},
+                   {"HIT RATE", true}, {"ON-DEMAND", true}, {"FITS"}};
+  for (const PolicyRun &run : comparison.runs) {
+    if (!run.steps)
+      continue;
+    const StepStatistics &steps = *run.steps;
+    table.rows.push_back(
+        {stringifyComparedPolicy(run.policy).str(), formatSeconds(steps.mean),
+         formatSeconds(steps.p50), formatSeconds(steps.p99),
+         baseline->mean > 0
+             ? llvm::formatv("{0:f2}x", steps.mean / baseline->mean).str()
+             : "n/a",
+         formatSeconds(steps.deviceMean),
+         llvm::formatv("{0:f1}%", 100 * steps.hitRate).str(),
+         std::to_string(steps.expertsFetchedOnDemand),
+         steps.outOfMemory    ? "no"
+         : steps.overlaps > 0 ? "no (overlap)"
+                              : "yes"});
+  }
+  return table;
+}

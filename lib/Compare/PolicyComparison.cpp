@@ -223,6 +223,7 @@ static LogicalResult plan(ModuleOp module, ComparedPolicy policy,
   planOptions.policy = plannerPolicy;
   planOptions.rewrites = policy != ComparedPolicy::HyperOffloadScheduleOnly;
   planOptions.everyLink = everyLink;
+  planOptions.predictorAccuracy = options.routing.predictorAccuracy;
   if (policy == ComparedPolicy::PT2Default) {
     planOptions.pt2ReloadPrefetch = false;
     planOptions.pt2SeparateStream = false;
@@ -309,6 +310,7 @@ LogicalResult Comparer::loadTargetAndBudget(ModuleOp module) {
   comparison.target = std::move(*target);
   comparison.simulatedTarget = comparison.target;
   comparison.perturbation = options.perturbation;
+  comparison.routing = options.routing;
   if (options.perturbation)
     comparison.simulatedTarget =
         perturbTarget(comparison.target, *options.perturbation);
@@ -330,6 +332,7 @@ FailureOr<PolicyRun> Comparer::runVariant(ModuleOp module,
   run.policy = policy;
   run.simulation = getSimulationOptions(policy, comparison.budget);
   run.simulation.recordTimeline = recordTimeline;
+  run.simulation.routing = options.routing;
   if (const std::optional<Perturbation> &perturbation =
           comparison.perturbation) {
     run.simulation.computeJitter = perturbation->jitter;
@@ -390,6 +393,18 @@ FailureOr<PolicyRun> Comparer::run(ModuleOp module, ComparedPolicy policy,
     if (isBetterRun(spread->result, run->result))
       run = std::move(spread);
   }
+  // Routed experts pick differently at every step and on every device.
+  FailureOr<FunctionOpInterface> function =
+      getComparedFunction(run->planned ? *run->planned : module);
+  Block &body = function->getFunctionBody().front();
+  if (hasRoutedOps(body)) {
+    FailureOr<StepStatistics> steps =
+        simulateSteps(body, comparison.simulatedTarget, run->simulation,
+                      options.routingSteps);
+    if (failed(steps))
+      return failure();
+    run->steps = *steps;
+  }
   run->seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -433,14 +448,17 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
     if (failed(baseline))
       return failure();
     comparison.baseline = std::move(baseline->result);
+    comparison.baselineSteps = baseline->steps;
   }
   for (ComparedPolicy policy : policies) {
     FailureOr<PolicyRun> run =
         comparer.run(module, policy, options.recordTimelines);
     if (failed(run))
       return failure();
-    if (policy == ComparedPolicy::None)
+    if (policy == ComparedPolicy::None) {
       comparison.baseline = run->result;
+      comparison.baselineSteps = run->steps;
+    }
     comparison.runs.push_back(std::move(*run));
   }
   return comparison;

@@ -232,6 +232,8 @@ LogicalResult TimelineSimulator::runPaged() {
                        state[buffer->id].dirtyBlocks +
                            dirtiedBy.lookup({op, buffer->id}));
 
+    if (auto routed = dyn_cast<RoutedOp>(op))
+      countPickedExperts(routed);
     runOp(op);
     for (BufferId id : caches)
       if (state[id].offloaded && lastOpUse.lookup(id) == point)

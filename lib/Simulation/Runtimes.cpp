@@ -124,8 +124,9 @@ void TimelineSimulator::makeRoom(int64_t bytes,
 
 void TimelineSimulator::touchOperands(Operation *op, unsigned point,
                                       llvm::SmallDenseSet<BufferId> &pinned) {
-  for (Value operand : op->getOperands())
-    if (const BufferInfo *buffer = liveness.lookup(operand))
+  for (OpOperand &operand : op->getOpOperands())
+    if (const BufferInfo *buffer = liveness.lookup(operand.get());
+        buffer && readsOperand(op, operand.getOperandNumber()))
       pinned.insert(buffer->id);
   for (BufferId id : liveness.getDefinedAt(point))
     pinned.insert(id);
@@ -153,10 +154,13 @@ LogicalResult TimelineSimulator::runReactive() {
     llvm::SmallDenseSet<BufferId> pinned;
     touchOperands(op, point, pinned);
 
+    if (auto routed = dyn_cast<RoutedOp>(op))
+      countPickedExperts(routed);
     // Fetch what the op reads, then allocate what it writes.
-    for (Value operand : op->getOperands()) {
-      const BufferInfo *buffer = liveness.lookup(operand);
-      if (!buffer || state[buffer->id].resident || state[buffer->id].dead)
+    for (OpOperand &operand : op->getOpOperands()) {
+      const BufferInfo *buffer = liveness.lookup(operand.get());
+      if (!buffer || state[buffer->id].resident || state[buffer->id].dead ||
+          !readsOperand(op, operand.getOperandNumber()))
         continue;
       makeRoom(buffer->size, pinned);
       if (failed(allocate(buffer->id)))

@@ -121,6 +121,8 @@ LogicalResult TimelineSimulator::checkInput() {
       tier = offload.getResult().getType().getTier();
     else if (auto prefetch = dyn_cast<PrefetchOp>(op))
       tier = prefetch.getSource().getType().getTier();
+    else if (auto routed = dyn_cast<PrefetchRoutedOp>(op))
+      tier = cast<RemoteType>(routed.getExperts().front().getType()).getTier();
     else
       continue;
     if (options.mode != ExecutionMode::AsWritten)
@@ -341,6 +343,12 @@ void TimelineSimulator::runOp(Operation *op) {
         shareLost +=
             target.getLink(static_cast<MemoryTier>(tierIndex))->hbmContention;
   }
+  // A routed kernel costs what its picks make it, not the expectation.
+  if (auto routed = dyn_cast<RoutedOp>(op)) {
+    const RoutedDraw &draw = routedDraws[op];
+    cost = estimateRoutedCost(routed, target, draw.assignments,
+                              draw.picked.size());
+  }
   double seconds = cost.getSecondsUnderContention(std::min(shareLost, 0.9));
   if (options.computeJitter > 0)
     seconds *= 1 + options.computeJitter * (2 * drawUniform() - 1);
@@ -400,15 +408,18 @@ LogicalResult TimelineSimulator::runAsWritten() {
           remote.getTier(), Direction::ToDevice, remote.getSizeInBytes(),
           "prefetch " + describeOp(op), notBefore);
       prefetchOf[prefetch.getResult()] = {
-          &getChannel(remote.getTier(), Direction::ToDevice), transfer};
+          {&getChannel(remote.getTier(), Direction::ToDevice), transfer}};
+    } else if (auto prefetch = dyn_cast<PrefetchRoutedOp>(op)) {
+      issueRoutedPrefetch(prefetch);
     } else if (auto await = dyn_cast<AwaitOp>(op)) {
       auto it = prefetchOf.find(await.getFuture());
       if (it == prefetchOf.end())
         return await.emitError()
                << "awaits a future that no ho.prefetch in this function "
                   "issued";
-      auto [channel, transfer] = it->second;
-      double landed = channel->finish(transfer);
+      double landed = now;
+      for (auto [channel, transfer] : it->second)
+        landed = std::max(landed, channel->finish(transfer));
       if (landed > now)
         result.awaitStalls[op] = landed - now;
       waitUntil(landed, "await " + describeOp(op));
@@ -420,6 +431,8 @@ LogicalResult TimelineSimulator::runAsWritten() {
         result.awaitStalls[op] = stored - now;
       waitUntil(stored, "wait for offload " + describeOp(op));
     } else {
+      if (auto routed = dyn_cast<RoutedOp>(op))
+        fetchRoutedMisses(routed);
       runOp(op);
     }
 
@@ -497,7 +510,7 @@ double TimelineSimulator::drawUniform() {
 
 FailureOr<SimulationResult> TimelineSimulator::run() {
   jitterState = options.jitterSeed;
-  if (failed(checkInput()))
+  if (failed(checkInput()) || failed(drawRouting()))
     return failure();
 
   switch (options.allocator) {

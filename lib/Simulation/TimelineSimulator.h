@@ -10,6 +10,7 @@
 #define HYPEROFFLOAD_LIB_SIMULATION_TIMELINESIMULATOR_H
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Simulation/DeviceAllocator.h"
 #include "hyperoffload/Simulation/LinkChannel.h"
 #include "hyperoffload/Simulation/Simulator.h"
@@ -104,6 +105,20 @@ private:
   void tryRelease(BufferId id);
   void waitUntil(double time, std::string reason);
 
+  // Routed experts.
+  /// Draws the picks of every ho.routed op and what each
+  /// ho.prefetch_routed fetches.
+  LogicalResult drawRouting();
+  /// Whether `op` reads its operand `index` in this run: not an expert its
+  /// router did not pick.
+  bool readsOperand(Operation *op, unsigned index) const;
+  void issueRoutedPrefetch(PrefetchRoutedOp prefetch);
+  /// Fetches the picked remote experts the slots lack, and counts hits.
+  void fetchRoutedMisses(RoutedOp routed);
+  /// Runtime modes: counts the picked experts, those on the device now as
+  /// hits and the others as fetched on demand.
+  void countPickedExperts(RoutedOp routed);
+
   // Compute.
   void runOp(Operation *op);
   /// The next number in [0, 1) of the jitter's generator.
@@ -145,7 +160,11 @@ private:
   SmallVector<BufferState> state;
   /// Resident buffers, least recently touched first.
   std::set<std::pair<unsigned, BufferId>> residentByRecency;
-  DenseMap<Value, std::pair<LinkChannel *, LinkChannel::TransferId>> prefetchOf;
+  /// The copies behind each future: one for ho.prefetch, one per tier with
+  /// picked experts (or none) for ho.prefetch_routed.
+  DenseMap<Value,
+           SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 1>>
+      prefetchOf;
   std::vector<IssuedTransfer> issued;
   SmallVector<BufferId> awaitingOffload;
   SimulationResult result;
@@ -160,6 +179,20 @@ private:
     LinkChannel::TransferId transfer;
   };
   SmallVector<PendingPremature> pendingPremature;
+  /// This run's picks of a ho.routed op: global ids of this device's
+  /// experts, `top` per token, and the local indices of the distinct ones.
+  struct RoutedDraw {
+    std::vector<int64_t> picks;
+    SmallVector<unsigned> picked;
+    int64_t assignments = 0;
+  };
+  DenseMap<Operation *, RoutedDraw> routedDraws;
+  /// The global ids each ho.prefetch_routed fetches, and the ho.routed op
+  /// that reads its slots.
+  DenseMap<Operation *, std::pair<SmallVector<int64_t>, Operation *>>
+      routedFetches;
+  /// The ids in the slots each routed future fills.
+  DenseMap<Value, SmallVector<int64_t>> stagedExperts;
   Operation *currentOp = nullptr;
   double now = 0;
   uint64_t jitterState = 0;

@@ -195,6 +195,7 @@ AssignOffsetsPass::planFunction(FunctionOpInterface function,
   SimulationOptions options;
   options.allocator = AllocatorKind::Ideal;
   options.recordTimeline = false;
+  options.routing = getPlanningRouting();
   // The simulator has already reported why it cannot run the function.
   FailureOr<SimulationResult> run = simulate(body, target, options);
   if (failed(run))

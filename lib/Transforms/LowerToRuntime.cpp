@@ -35,6 +35,10 @@ constexpr llvm::StringLiteral kOffloadStart = "ho_offload_start";
 constexpr llvm::StringLiteral kOffloadWait = "ho_offload_wait";
 constexpr llvm::StringLiteral kPrefetchStart = "ho_prefetch_start";
 constexpr llvm::StringLiteral kEventWait = "ho_event_wait";
+constexpr llvm::StringLiteral kRoutedBegin = "ho_routed_begin";
+constexpr llvm::StringLiteral kRoutedOffer = "ho_routed_offer";
+constexpr llvm::StringLiteral kRoutedEvent = "ho_routed_event";
+constexpr llvm::StringLiteral kRoutedEnsure = "ho_routed_ensure";
 
 /// What one transfer op needs from the plan: where its device bytes are,
 /// how many, and on which tier's queues.
@@ -43,6 +47,14 @@ struct TransferInfo {
   MemoryTier tier = MemoryTier::pool;
   int64_t offset = 0;
   int64_t bytes = 0;
+  /// Routed prefetches and kernels: where the picks are, and how many;
+  /// for a kernel, the prefetch that fills its slots.
+  int64_t selectionOffset = 0;
+  int64_t numPicks = 0;
+  Operation *slotsFrom = nullptr;
+  /// For a kernel, the tier of each remote expert (none for resident ones),
+  /// read before their types become handles.
+  SmallVector<std::optional<MemoryTier>> expertTiers;
 };
 
 class RuntimeLowering {
@@ -60,6 +72,9 @@ public:
   unsigned numCalls = 0;
 
 private:
+  /// Where the int32 picks of `selection` lie in the arena, for `op`.
+  LogicalResult collectSelection(Operation *op, Value selection,
+                                 TransferInfo &info);
   /// The arena offset of the device buffer `value` lives in.
   FailureOr<int64_t> getDeviceOffset(Operation *op, Value value);
   func::FuncOp declare(StringRef name, TypeRange inputs, TypeRange results);
@@ -71,6 +86,8 @@ private:
   void lower(PrefetchOp prefetch, const TransferInfo &info);
   void lower(AwaitOp await, const TransferInfo &info);
   void lower(WaitOffloadOp wait);
+  void lower(PrefetchRoutedOp prefetch, const TransferInfo &info);
+  void lower(RoutedOp routed, const TransferInfo &info);
   void convertSignature();
 
   ModuleOp module;
@@ -79,6 +96,8 @@ private:
   BufferLiveness liveness;
   SmallVector<TransferInfo> transfers;
   Value arena;
+  /// The group handle of each lowered ho.prefetch_routed.
+  DenseMap<Operation *, Value> routedGroups;
 };
 } // namespace
 
@@ -116,6 +135,36 @@ LogicalResult RuntimeLowering::collect() {
     } else if (auto await = dyn_cast<AwaitOp>(op)) {
       info.bytes = await.getFuture().getType().getSizeInBytes();
       offset = getDeviceOffset(&op, await.getResult());
+    } else if (auto prefetch = dyn_cast<PrefetchRoutedOp>(op)) {
+      // One tier per op keeps the calls simple; the planner stages every
+      // expert in one tier.
+      auto first = cast<RemoteType>(prefetch.getExperts().front().getType());
+      for (Value expert : prefetch.getExperts())
+        if (cast<RemoteType>(expert.getType()).getTier() != first.getTier())
+          return prefetch.emitError()
+                 << "fetches experts from more than one tier; lower one "
+                    "ho.prefetch_routed per tier";
+      info.tier = first.getTier();
+      info.bytes = first.getSizeInBytes();
+      offset = getDeviceOffset(&op, prefetch.getResult());
+      if (failed(collectSelection(&op, prefetch.getSelection(), info)))
+        return failure();
+    } else if (auto routed = dyn_cast<RoutedOp>(op)) {
+      if (!routed.getStaged())
+        continue;
+      auto await = routed.getStaged().getDefiningOp<AwaitOp>();
+      if (!await || !await.getFuture().getDefiningOp<PrefetchRoutedOp>())
+        return routed.emitError()
+               << "reads staged slots that are not the awaited result of a "
+                  "ho.prefetch_routed, so no runtime group holds them";
+      if (failed(collectSelection(&op, routed.getSelection(), info)))
+        return failure();
+      info.slotsFrom = await.getFuture().getDefiningOp();
+      for (Type type : routed.getExperts().getTypes()) {
+        auto remote = dyn_cast<RemoteType>(type);
+        info.expertTiers.push_back(remote ? std::optional(remote.getTier())
+                                          : std::nullopt);
+      }
     } else if (!isa<WaitOffloadOp>(op)) {
       continue;
     }
@@ -124,6 +173,20 @@ LogicalResult RuntimeLowering::collect() {
     info.offset = *offset;
     transfers.push_back(info);
   }
+  return success();
+}
+
+LogicalResult RuntimeLowering::collectSelection(Operation *op, Value selection,
+                                                TransferInfo &info) {
+  auto type = cast<RankedTensorType>(selection.getType());
+  if (!type.getElementType().isInteger(32))
+    return op->emitError() << "picks experts by " << type
+                           << "; the runtime reads int32 ids";
+  FailureOr<int64_t> offset = getDeviceOffset(op, selection);
+  if (failed(offset))
+    return failure();
+  info.selectionOffset = *offset;
+  info.numPicks = type.getNumElements();
   return success();
 }
 
@@ -195,6 +258,56 @@ void RuntimeLowering::lower(WaitOffloadOp wait) {
   call(wait.getLoc(), kOffloadWait, {wait.getRemote()}, {});
 }
 
+void RuntimeLowering::lower(PrefetchRoutedOp prefetch,
+                            const TransferInfo &info) {
+  Location loc = prefetch.getLoc();
+  auto tier = static_cast<int32_t>(info.tier);
+  Value group = call(
+      loc, kRoutedBegin,
+      {constantI64(loc, info.selectionOffset), constantI64(loc, info.numPicks),
+       constantI64(loc, info.offset), constantI64(loc, info.bytes),
+       constantI64(loc, prefetch.getNumSlots())},
+      builder.getI64Type());
+  for (auto [id, expert] :
+       llvm::zip(prefetch.getExpertIds(), prefetch.getExperts()))
+    call(loc, kRoutedOffer,
+         {group, constantI32(loc, tier), constantI32(loc, 2 * tier),
+          constantI64(loc, id), expert},
+         {});
+  routedGroups[prefetch] = group;
+  prefetch.getResult().replaceAllUsesWith(
+      call(loc, kRoutedEvent, {group}, builder.getI64Type()));
+}
+
+void RuntimeLowering::lower(RoutedOp routed, const TransferInfo &info) {
+  Location loc = routed.getLoc();
+  Value group = routedGroups.lookup(info.slotsFrom);
+  SmallVector<Value> operands(routed.getInputs());
+  operands.push_back(routed.getSelection());
+  for (auto [index, expert] : llvm::enumerate(routed.getExperts())) {
+    std::optional<MemoryTier> remoteTier = info.expertTiers[index];
+    if (!remoteTier) {
+      operands.push_back(expert);
+      continue;
+    }
+    auto tier = static_cast<int32_t>(*remoteTier);
+    call(loc, kRoutedEnsure,
+         {group, constantI64(loc, info.selectionOffset),
+          constantI64(loc, info.numPicks), constantI32(loc, tier),
+          constantI32(loc, 2 * tier),
+          constantI64(loc, routed.getFirstExpert() + index), expert},
+         {});
+  }
+  operands.push_back(routed.getStaged());
+  // The kernel reads its resident experts and the slots, whose table
+  // ho_routed_slot_expert gives it; its cost stays the routed op's.
+  auto kernel = ComputeOp::create(builder, loc, routed.getResultTypes(),
+                                  routed.getKind(), operands);
+  kernel.setFlopsAttr(builder.getI64IntegerAttr(*routed.getFlopCount()));
+  kernel.setBytesAttr(builder.getI64IntegerAttr(*routed.getBytesAccessed()));
+  routed.replaceAllUsesWith(kernel.getResults());
+}
+
 void RuntimeLowering::convertSignature() {
   Block &body = function.getBody().front();
   Type handle = builder.getI64Type();
@@ -230,6 +343,10 @@ void RuntimeLowering::rewrite() {
       lower(prefetch, info);
     else if (auto await = dyn_cast<AwaitOp>(info.op))
       lower(await, info);
+    else if (auto prefetch = dyn_cast<PrefetchRoutedOp>(info.op))
+      lower(prefetch, info);
+    else if (auto routed = dyn_cast<RoutedOp>(info.op))
+      lower(routed, info);
     else
       lower(cast<WaitOffloadOp>(info.op));
   }

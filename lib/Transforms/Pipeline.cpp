@@ -27,6 +27,7 @@ void ho::buildHyperOffloadPipeline(OpPassManager &pm,
 
   auto plan = withTargetAndBudget<PlanOffloadOptions>(options);
   plan.policy = options.policy;
+  plan.predictorAccuracy = options.predictorAccuracy;
   pm.addPass(createPlanOffload(plan));
 
   auto hideStalls = withTargetAndBudget<RefineOrderOptions>(options);

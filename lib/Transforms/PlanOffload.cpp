@@ -61,7 +61,12 @@ void PlanOffloadPass::runOnOperation() {
   options.pt2SeparateStream = pt2SeparateStream;
   options.allowRewrites = rewrites;
   options.everyLink = everyLink;
-  PlanSelector selector(policy, leastMemory);
+  if (llvm::Error error = checkPredictorAccuracy(predictorAccuracy)) {
+    module.emitError() << "predictor-accuracy: "
+                       << llvm::toString(std::move(error));
+    return signalPassFailure();
+  }
+  PlanSelector selector(policy, leastMemory, predictorAccuracy);
 
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())

@@ -5,6 +5,7 @@
 #include "ColumnBlocks.h"
 #include "EagerUpdates.h"
 #include "PlanWriter.h"
+#include "RoutedStaging.h"
 #include "StarvedPrefetches.h"
 #include "StaticPlan.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
@@ -47,17 +48,26 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
     }
     return false;
   };
+  // Experts that routers pick at run time (RoutedStaging.h): every one
+  // resident, as above, or hot sets with the others fetched on the
+  // router's picks or on a prediction. This is placement, not a rewrite of
+  // the program.
+  OwningOpRef<func::FuncOp> staged;
+  if (stalls())
+    staged = chooseRoutedStaging(function, target, options, best, bestScore);
+  func::FuncOp base = staged ? *staged : function;
+
   // The caller's state updated as soon as it can be (EagerUpdates.h).
   OwningOpRef<func::FuncOp> eager;
   if (options.allowRewrites && stalls()) {
-    OwningOpRef<func::FuncOp> copy = function.clone();
+    OwningOpRef<func::FuncOp> copy = base.clone();
     if (scheduleUpdatesEagerly(copy->getBody().front()) && tryCopy(*copy))
       eager = std::move(copy);
   }
   // Large weights streamed in column blocks (ColumnBlocks.h), in the order
   // chosen so far.
   if (options.allowRewrites && stalls()) {
-    OwningOpRef<func::FuncOp> copy = eager ? eager->clone() : function.clone();
+    OwningOpRef<func::FuncOp> copy = eager ? eager->clone() : base.clone();
     if (splitWeightsIntoColumnBlocks(*copy,
                                      options.budget / kBudgetPerColumnBlock))
       tryCopy(*copy);
@@ -66,6 +76,47 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
   if (bestScore && bestScore->stallTime > 0)
     issueStarvedPrefetchesEarlier(best, target, options.budget);
   return best;
+}
+
+OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
+    func::FuncOp function, const Target &target, const PlannerOptions &options,
+    ChosenPlan &best, std::optional<PlanScore> &bestScore) {
+  auto routedOps = function.getBody().front().getOps<RoutedOp>();
+  if (routedOps.empty())
+    return nullptr;
+  unsigned experts = (*routedOps.begin()).getExperts().size();
+  OwningOpRef<func::FuncOp> kept;
+  // Plans `staging` on a copy, takes it when it fits and is faster, and
+  // says whether it fits.
+  auto tryStaging = [&](RoutedStaging staging) {
+    OwningOpRef<func::FuncOp> copy = function.clone();
+    if (!stageRoutedExperts(*copy, staging))
+      return false;
+    ChosenPlan candidate = chooseInBodyOrder(*copy, target, options);
+    std::optional<PlanScore> score =
+        candidate.trial ? scoreTrial(*candidate.trial, options.budget)
+                        : std::nullopt;
+    if (score && (!bestScore || score->stepTime < bestScore->stepTime)) {
+      best = std::move(candidate);
+      bestScore = score;
+      kept = std::move(copy);
+    }
+    return score.has_value();
+  };
+  // A resident expert saves its fetches, so more resident experts are
+  // faster while the rest still fits: a hot half, then three quarters if
+  // that fits, else none; each fetched on a prediction and on the router's
+  // picks. (A finer search costs a full plan per step.)
+  auto tryBoth = [&](unsigned resident) {
+    bool predictedFits = tryStaging({resident, /*predicted=*/true});
+    bool routedFits = tryStaging({resident, /*predicted=*/false});
+    return predictedFits || routedFits;
+  };
+  if (tryBoth(experts / 2))
+    tryBoth(experts * 3 / 4);
+  else
+    tryBoth(0);
+  return std::move(kept);
 }
 
 PlanSelector::ChosenPlan
@@ -111,13 +162,19 @@ bool PlanSelector::write(func::FuncOp function, const Target &target,
 
 /// How plans are tried: the live bytes, on the ideal allocator, in the
 /// budget, without a timeline.
-static SimulationOptions getTrialSimulation(int64_t budget) {
+SimulationOptions PlanSelector::getTrialSimulation(int64_t budget) const {
   SimulationOptions simulation;
   simulation.allocator = AllocatorKind::Ideal;
   simulation.budget = budget;
   simulation.recordTimeline = false;
+  simulation.routing = routing;
   return simulation;
 }
+
+/// Steps a trial of a function with routed ops is scored over: enough that
+/// the mean of a few picked experts per layer settles, few enough to try
+/// several placements.
+static constexpr unsigned kScoringSteps = 8;
 
 /// How many times delayPrematurePrefetches simulates at most. A plan that
 /// offloads after every use (naive) can drop one gap per layer and round
@@ -280,6 +337,14 @@ PlanSelector::Trial PlanSelector::runTrial(func::FuncOp function,
     // the live bytes.
     BufferLiveness planned(body, target.device.allocationGranularity);
     trial.arena = assignOffsets(planned, *trial.result, budget).getArenaSize();
+    if (hasRoutedOps(body)) {
+      FailureOr<StepStatistics> steps =
+          simulateSteps(body, target, simulation, kScoringSteps, 1);
+      if (succeeded(steps))
+        trial.steps = *steps;
+      else
+        trial.result = failure();
+    }
   }
   return trial;
 }
@@ -322,6 +387,8 @@ PlanSelector::scoreTrial(const Trial &trial, int64_t budget) {
   if (failed(trial.result) || !trial.result->prematurePrefetches.empty() ||
       trial.arena > budget)
     return std::nullopt;
+  if (trial.steps)
+    return PlanScore{trial.steps->deviceMean, trial.steps->deviceStallMean};
   return PlanScore{trial.result->stepTime, trial.result->stallTime};
 }
 

@@ -24,7 +24,7 @@
 #define HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H
 
 #include "hyperoffload/Analysis/OffloadPlan.h"
-#include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Simulation/SteppedSimulation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -38,9 +38,12 @@ namespace ho {
 class PlanSelector {
 public:
   /// `leastMemory` asks the hyperoffload policy for its least-memory plan
-  /// outright.
-  PlanSelector(OffloadPolicy policy, bool leastMemory)
-      : policy(policy), leastMemory(leastMemory) {}
+  /// outright. Trials of functions with ho.routed ops draw uniform routing
+  /// and predict it with `predictorAccuracy`.
+  PlanSelector(OffloadPolicy policy, bool leastMemory,
+               double predictorAccuracy = RoutingOptions().predictorAccuracy)
+      : policy(policy), leastMemory(leastMemory),
+        routing(getPlanningRouting(predictorAccuracy)) {}
 
   /// `plan` written into a copy of a function as the pass writes it, and
   /// simulated in a budget on the ideal allocator, with the arena its static
@@ -49,6 +52,8 @@ public:
     OwningOpRef<func::FuncOp> planned;
     FailureOr<SimulationResult> result;
     int64_t arena = 0;
+    /// With ho.routed ops: the run over drawn steps, which scores it.
+    std::optional<StepStatistics> steps;
   };
   struct ChosenPlan {
     OffloadPlan plan;
@@ -105,10 +110,20 @@ private:
     double stepTime;
     double stallTime;
   };
+  /// Plans copies of `function` with some experts of its routed ops left
+  /// in a tier (RoutedStaging.h) and takes the fastest that fits and beats
+  /// `best`; returns that copy, or null when none did.
+  OwningOpRef<func::FuncOp>
+  chooseRoutedStaging(func::FuncOp function, const Target &target,
+                      const PlannerOptions &options, ChosenPlan &best,
+                      std::optional<PlanScore> &bestScore);
   /// How a trial ran, when its static memory plan fits `budget` and no
   /// prefetch starts before its store completes.
   static std::optional<PlanScore> scoreTrial(const Trial &trial,
                                              int64_t budget);
+  /// How the function is simulated on trial: the ideal allocator in the
+  /// budget, with the routing trials draw.
+  SimulationOptions getTrialSimulation(int64_t budget) const;
   ChosenPlan preferFasterGroupPlacement(func::FuncOp function,
                                         const Target &target,
                                         PlannerOptions options,
@@ -116,6 +131,7 @@ private:
 
   OffloadPolicy policy;
   bool leastMemory;
+  RoutingOptions routing;
 };
 
 } // namespace ho

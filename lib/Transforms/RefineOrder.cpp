@@ -91,6 +91,7 @@ FailureOr<SimulationResult> OrderRefiner::simulateCurrentOrder() {
   SimulationOptions options;
   options.allocator = AllocatorKind::Ideal;
   options.recordTimeline = false;
+  options.routing = getPlanningRouting();
   return simulate(body, target, options);
 }
 

@@ -296,9 +296,14 @@ Value DeepSeekGraph::mixtureOfExperts(Value h) {
   Value x = l.rmsnorm(h, norm, "norm");
 
   Value logits = l.linear(x, router, "router");
-  Value routing =
-      l.pointwise("topk_softmax", {logits}, l.activation({tokens, topK}),
-                  "routing", 5 * tokens * experts);
+  // The router's picks are integers no gradient flows through; its weights
+  // scale the experts' outputs.
+  Builder builder(&b.getContext());
+  Value picks = b.compute("topk", {logits},
+                          b.tensor({tokens, topK}, builder.getI32Type()),
+                          "routing", 5 * tokens * experts);
+  Value gates = l.pointwise("softmax", {logits}, l.activation({tokens, topK}),
+                            "routing_weights", 5 * tokens * topK);
 
   Value shared;
   {
@@ -307,37 +312,31 @@ Value DeepSeekGraph::mixtureOfExperts(Value h) {
         swiglu(x, spec.sharedExperts * spec.expertFfn / tp, ""), "allreduce");
   }
 
-  // Routing is balanced: this device's experts receive tokens * topK / ep
-  // assignments, spread over as many of them as there are assignments.
-  int64_t assignments = llvm::divideCeil(tokens * topK, ep);
-  int64_t active = std::min(localExperts, assignments);
-  int64_t perExpert = llvm::divideCeil(assignments, active);
-  auto slotType = l.activation({perExpert, spec.hidden});
-  SmallVector<Type> slotTypes(active, slotType);
-  SmallVector<Value> slots =
-      l.pointwiseN(ep > 1 ? "all_to_all" : "moe_dispatch", {x, routing},
-                   slotTypes, "dispatch", /*flops=*/0);
-  SmallVector<Value> outputs;
+  // Which of this device's experts the tokens pick is known only when the
+  // router has run: every local expert is an operand of the routed kernel,
+  // which reads the picked ones. Each expert's gate, up and down
+  // projections are one tensor [3, hidden, ffn] (down transposed). The
+  // tokens this device receives are sized for a balanced share.
+  int64_t received = llvm::divideCeil(tokens * topK, ep);
+  auto rowsType = l.activation({received, spec.hidden});
+  Value dispatched = l.pointwise(ep > 1 ? "all_to_all" : "moe_dispatch",
+                                 {x, picks}, rowsType, "dispatch",
+                                 /*flops=*/0);
+  SmallVector<Value> expertWeights;
   for (int64_t expert = 0; expert < localExperts; ++expert) {
     GraphBuilder::Scope expertScope =
         b.scope("expert " + std::to_string(expert));
-    if (expert < active) {
-      outputs.push_back(swiglu(slots[expert], spec.expertFfn, ""));
-      continue;
-    }
-    // Experts without tokens in this step: their weights are still here.
-    m.weight("w_gate", {spec.hidden, spec.expertFfn});
-    m.weight("w_up", {spec.hidden, spec.expertFfn});
-    m.weight("w_down", {spec.expertFfn, spec.hidden});
+    expertWeights.push_back(
+        m.weight("weights", {3, spec.hidden, spec.expertFfn}));
   }
+  Value expertsOut = l.routedExperts(dispatched, picks, expertWeights,
+                                     /*firstExpert=*/0, experts, "experts");
   if (ep > 1)
-    outputs = l.pointwiseN("all_to_all", outputs, slotTypes, "return",
-                           /*flops=*/0);
-  SmallVector<Value> combineInputs(outputs);
-  combineInputs.push_back(routing);
-  Value combined = l.pointwise("moe_combine", combineInputs,
+    expertsOut = l.pointwise("all_to_all", {expertsOut}, rowsType, "return",
+                             /*flops=*/0);
+  Value combined = l.pointwise("moe_combine", {expertsOut, gates},
                                l.activation({tokens, spec.hidden}), "combine",
-                               2 * assignments * spec.hidden);
+                               2 * tokens * topK * spec.hidden);
   return l.residual(h, l.residual(shared, combined, "experts_sum"), "residual");
 }
 

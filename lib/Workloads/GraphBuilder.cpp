@@ -86,6 +86,18 @@ SmallVector<Value> GraphBuilder::computeN(
   return SmallVector<Value>(op.getResults());
 }
 
+SmallVector<Value> GraphBuilder::routed(llvm::StringRef kind, ValueRange inputs,
+                                        Value selection, ValueRange experts,
+                                        TypeRange resultTypes,
+                                        llvm::StringRef name,
+                                        int64_t firstExpert,
+                                        int64_t totalExperts) {
+  auto op =
+      RoutedOp::create(builder, loc(name), resultTypes, kind, inputs, selection,
+                       experts, /*staged=*/Value(), firstExpert, totalExperts);
+  return SmallVector<Value>(op.getResults());
+}
+
 Value GraphBuilder::fetch(Value remote, llvm::StringRef name) {
   Value future = PrefetchOp::create(builder, loc(name), remote);
   return AwaitOp::create(builder, loc(name), future);

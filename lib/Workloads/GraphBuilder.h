@@ -81,6 +81,14 @@ public:
         .front();
   }
 
+  /// Emits `ho.routed kind(inputs) by selection experts(experts)`: a kernel
+  /// over the experts the run-time `selection` picks, this device holding
+  /// global experts `firstExpert`... of `totalExperts`.
+  SmallVector<Value> routed(llvm::StringRef kind, ValueRange inputs,
+                            Value selection, ValueRange experts,
+                            TypeRange resultTypes, llvm::StringRef name,
+                            int64_t firstExpert, int64_t totalExperts);
+
   /// `ho.prefetch` and `ho.await` of a remote value; `ho.offload` of a
   /// device value to the pool.
   Value fetch(Value remote, llvm::StringRef name);

@@ -47,6 +47,26 @@ Value Layers::linear(Value x, Value w, llvm::StringRef name,
   return y;
 }
 
+Value Layers::routedExperts(Value x, Value picks, ValueRange experts,
+                            int64_t firstExpert, int64_t totalExperts,
+                            llvm::StringRef name) {
+  Value y = b.routed("expert_ffn", {x}, picks, experts, {x.getType()}, name,
+                     firstExpert, totalExperts)[0];
+  SmallVector<Value> inputs{x};
+  llvm::append_range(inputs, experts);
+  SmallVector<Value> weights(experts);
+  std::string label = name.str();
+  Type actType = act;
+  b.record(inputs, {y}, [=](GraphBuilder &b, ValueRange grads) {
+    SmallVector<Type> types{x.getType()};
+    for (Value weight : weights)
+      types.push_back(gradientType(weight.getType(), actType));
+    return b.routed("expert_ffn_grad", {grads[0], x}, picks, weights, types,
+                    label + " / grad", firstExpert, totalExperts);
+  });
+  return y;
+}
+
 Value Layers::rmsnorm(Value x, Value w, llvm::StringRef name) {
   Value y = b.compute("rmsnorm", {x, w}, x.getType(), name);
   std::string label = name.str();

@@ -45,6 +45,14 @@ public:
                   std::optional<int64_t> flops = std::nullopt) {
     return pointwiseN(kind, inputs, TypeRange{resultType}, name, flops).front();
   }
+  /// Tokens x [T, H] through the experts that `picks` [T', top] (global
+  /// ids, known at run time) chooses among `experts` (global ids
+  /// `firstExpert`... of `totalExperts`): a `ho.routed` kernel, [T, H].
+  /// Backward reads the same picked experts and writes every expert's
+  /// gradient (zero for those nobody picked).
+  Value routedExperts(Value x, Value picks, ValueRange experts,
+                      int64_t firstExpert, int64_t totalExperts,
+                      llvm::StringRef name);
   /// A residual add: the gradient flows to both inputs unchanged.
   Value residual(Value x, Value y, llvm::StringRef name);
   /// Attention of q [B, H, Sq, D] over k [B, Hkv, Sk, D] and v [B, Hkv, Sk,

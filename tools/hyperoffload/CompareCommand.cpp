@@ -103,6 +103,11 @@ static int runCompare(const CompareArgs &args) {
   bool tableOnStdout = args.jsonFile != "-" && args.htmlFile != "-";
   if (tableOnStdout)
     printComparisonTable(stdout, tabulateComparison(*comparison));
+  if (std::optional<ComparisonTable> routed =
+          tabulateRoutedSteps(*comparison)) {
+    fmt::print("\n");
+    printComparisonTable(stdout, *routed);
+  }
   if (jsonFile)
     if (int code = writeJSONOutput(*jsonFile, comparisonToJSON(*comparison)))
       return code;

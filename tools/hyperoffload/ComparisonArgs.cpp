@@ -97,6 +97,49 @@ void ComparisonArgs::addTo(CLI::App &command) {
             return parsed ? "" : llvm::toString(parsed.takeError());
           },
           ""));
+  std::string routed = "Routed experts (graphs with ho.routed ops)";
+  command
+      .add_option("--routing", routing,
+                  "Which experts the routers pick at each step: uniform, "
+                  "zipf:EXPONENT (a few popular experts per layer) or "
+                  "trace:FILE (docs/CostModel.md gives the format)")
+      ->type_name("SPEC")
+      ->capture_default_str()
+      ->group(routed)
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            RoutingOptions options;
+            llvm::Error error = parseRoutingSpec(text, options);
+            return error ? llvm::toString(std::move(error)) : "";
+          },
+          ""));
+  command
+      .add_option("--predictor-accuracy", predictorAccuracy,
+                  "The fraction of picked experts an early prediction gets "
+                  "right; the planner is told it too")
+      ->capture_default_str()
+      ->group(routed)
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            double accuracy;
+            if (llvm::StringRef(text).getAsDouble(accuracy))
+              return "expected a number in [0, 1], not '" + text + "'";
+            llvm::Error error = checkPredictorAccuracy(accuracy);
+            return error ? llvm::toString(std::move(error)) : "";
+          },
+          ""));
+  command
+      .add_option("--routing-steps", routingSteps,
+                  "Steps each policy runs for, each on every device of the "
+                  "expert-parallel group")
+      ->capture_default_str()
+      ->group(routed)
+      ->check(CLI::PositiveNumber);
+  command
+      .add_option("--routing-seed", routingSeed,
+                  "Seed of the drawn routing and predictions")
+      ->capture_default_str()
+      ->group(routed);
   flags.addTo(command);
 }
 
@@ -130,6 +173,11 @@ ComparisonOptions ComparisonArgs::getOptions() const {
     options.policies.push_back(*parseComparedPolicy(name));
   if (!perturb.empty()) // The validator of --perturb has accepted it.
     options.perturbation = cantFail(parsePerturbation(perturb));
+  // The validators have accepted the routing options.
+  cantFail(parseRoutingSpec(routing, options.routing));
+  options.routing.predictorAccuracy = predictorAccuracy;
+  options.routing.seed = routingSeed;
+  options.routingSteps = routingSteps;
   return options;
 }
 

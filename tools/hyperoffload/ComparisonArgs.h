@@ -44,6 +44,12 @@ public:
   std::vector<std::string> policies;
   /// "link=0.8,compute=1.25,...": score on other hardware than planned for.
   std::string perturb;
+  /// Routed experts: "uniform", "zipf:1.2" or "trace:FILE"; the predictor's
+  /// accuracy, the steps and the seed of the draws.
+  std::string routing = "uniform";
+  double predictorAccuracy = RoutingOptions().predictorAccuracy;
+  unsigned routingSteps = ComparisonOptions::kDefaultRoutingSteps;
+  uint64_t routingSeed = RoutingOptions().seed;
 
   ComparisonArgs();
 

@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <numeric>
 
 using namespace mlir;
@@ -29,6 +30,44 @@ std::vector<int8_t> makePattern(size_t size, int8_t first) {
   std::vector<int8_t> bytes(size);
   std::iota(bytes.begin(), bytes.end(), first);
   return bytes;
+}
+
+// Two picks (experts 5 and 7) at offset 0; two 8-byte slots at offset 16.
+// A prediction of 5 and 6 fetches 5 and 6; before the kernel, 7 replaces
+// the wrong guess 6 and 5 stays.
+TEST(ReferenceRuntimeTest, RoutedSlotsHoldThePickedExperts) {
+  resetReferenceRuntime(64);
+  auto writeIds = [](int64_t offset, std::initializer_list<int32_t> ids) {
+    std::memcpy(getReferenceArena() + offset, ids.begin(), 4 * ids.size());
+  };
+  writeIds(0, {5, 7});
+  writeIds(8, {5, 6});
+  std::vector<ho_remote_t> experts;
+  for (int8_t expert = 4; expert < 8; ++expert)
+    experts.push_back(
+        createReferenceCopy(HO_TIER_POOL, makePattern(8, 10 * expert)));
+  ho_routed_t group = ho_routed_begin(/*selection_offset=*/8, /*num_picks=*/2,
+                                      /*device_offset=*/16, /*slot_bytes=*/8,
+                                      /*slots=*/2);
+  for (int64_t expert = 4; expert < 8; ++expert)
+    ho_routed_offer(group, HO_TIER_POOL, 0, expert, experts[expert - 4]);
+  ho_event_wait(ho_routed_event(group));
+  EXPECT_EQ(ho_routed_slot_expert(group, 0), 5);
+  EXPECT_EQ(ho_routed_slot_expert(group, 1), 6);
+
+  for (int64_t expert = 4; expert < 8; ++expert)
+    ho_routed_ensure(group, /*selection_offset=*/0, 2, HO_TIER_POOL, 0, expert,
+                     experts[expert - 4]);
+  EXPECT_EQ(ho_routed_slot_expert(group, 0), 5);
+  EXPECT_EQ(ho_routed_slot_expert(group, 1), 7);
+  std::vector<int8_t> seven = makePattern(8, 70);
+  EXPECT_TRUE(std::equal(seven.begin(), seven.end(), getReferenceArena() + 24));
+  EXPECT_EQ(llvm::count_if(getReferenceCallLog(),
+                           [](const std::string &line) {
+                             return llvm::StringRef(line).starts_with(
+                                 "routed miss");
+                           }),
+            1);
 }
 
 TEST(ReferenceRuntimeTest, TransfersMoveTheBytes) {

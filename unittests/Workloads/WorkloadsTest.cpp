@@ -154,6 +154,37 @@ TEST_F(WorkloadsTest, TinyVariantsBuildInEveryMode) {
   }
 }
 
+// No graph tells the planner which experts its routers pick: every expert
+// is an operand of a routed kernel, read or not as the run decides, and no
+// weight is an argument that nothing reads.
+TEST_F(WorkloadsTest, NoWeightIsLeftUnreadForThePlannerToDrop) {
+  for (Mode mode : {Mode::Decode, Mode::Prefill, Mode::Train}) {
+    for (int64_t ep : {1, 2}) {
+      WorkloadOptions tiny = options("deepseek-v3-tiny", mode, 2, 64);
+      tiny.parallelism.ep = ep;
+      func::FuncOp function = build(tiny);
+      ASSERT_TRUE(function);
+      unsigned experts = 0;
+      for (BlockArgument arg : function.getArguments()) {
+        auto role = function.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                          kRoleAttrName);
+        if (!role || role.getValue() != "weight")
+          continue;
+        EXPECT_FALSE(arg.use_empty())
+            << "unused weight " << arg.getArgNumber() << " in "
+            << stringifyMode(mode).str() << " with ep=" << ep;
+        bool routed = llvm::any_of(arg.getUses(), [](OpOperand &use) {
+          auto op = dyn_cast<RoutedOp>(use.getOwner());
+          return op && op.getExpertPosition(use.getOperandNumber());
+        });
+        experts += routed;
+      }
+      // Two MoE layers of 8 routed experts, split over the EP group.
+      EXPECT_EQ(experts, 2u * 8 / ep) << stringifyMode(mode).str();
+    }
+  }
+}
+
 TEST_F(WorkloadsTest, NamesSayWhichLayerAndOpATensorBelongsTo) {
   func::FuncOp function = build(options("llama3-tiny", Mode::Decode, 1, 32));
   bool found = false;

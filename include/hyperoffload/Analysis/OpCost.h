@@ -9,6 +9,7 @@
 #ifndef HYPEROFFLOAD_ANALYSIS_OPCOST_H
 #define HYPEROFFLOAD_ANALYSIS_OPCOST_H
 
+#include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Target/Target.h"
 
 #include "mlir/IR/Operation.h"
@@ -53,6 +54,11 @@ struct OpCost {
 
 /// Estimates the cost of `op` on `target`.
 OpCost estimateOpCost(Operation *op, const Target &target);
+/// The cost of a routed kernel when `picked` of its experts are picked with
+/// `assignments` tokens among them; estimateOpCost gives the expectation
+/// under uniform routing.
+OpCost estimateRoutedCost(RoutedOp op, const Target &target,
+                          int64_t assignments, int64_t picked);
 
 } // namespace ho
 } // namespace mlir

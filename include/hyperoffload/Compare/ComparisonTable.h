@@ -35,6 +35,13 @@ struct ComparisonTable {
 /// bound and whether the run fit.
 ComparisonTable tabulateComparison(const PolicyComparison &comparison);
 
+/// For functions with ho.routed ops, each policy over the drawn steps:
+/// mean, median and 99th-percentile step (the slowest device's), the mean
+/// against no offload's, device 0's mean, the expert hit rate, the experts
+/// compute waited for, and whether every step fit. None without.
+std::optional<ComparisonTable>
+tabulateRoutedSteps(const PolicyComparison &comparison);
+
 /// "+12.3%", with rounding noise shown as 0; "n/a" without a value.
 std::string formatPercent(std::optional<double> fraction);
 

@@ -14,7 +14,7 @@
 #define HYPEROFFLOAD_COMPARE_POLICYCOMPARISON_H
 
 #include "hyperoffload/Analysis/LowerBounds.h"
-#include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Simulation/SteppedSimulation.h"
 #include "hyperoffload/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -92,6 +92,12 @@ struct ComparisonOptions {
   /// Score the plans on perturbed hardware; overlaps in a static plan are
   /// then counted (PolicyRun::result.overlaps) rather than errors.
   std::optional<Perturbation> perturbation;
+  /// Functions with ho.routed ops: the routing every run draws (its
+  /// predictor accuracy is also what the planner is told), and the steps
+  /// each policy is run for on every device of the expert-parallel group.
+  RoutingOptions routing;
+  unsigned routingSteps = kDefaultRoutingSteps;
+  static constexpr unsigned kDefaultRoutingSteps = 20;
 };
 
 /// One policy's run.
@@ -105,6 +111,9 @@ struct PolicyRun {
   OwningOpRef<ModuleOp> planned;
   /// Wall-clock seconds spent planning and simulating.
   double seconds = 0;
+  /// Functions with ho.routed ops: the run over drawn steps and devices;
+  /// `result` is step 0 on device 0.
+  std::optional<StepStatistics> steps;
 };
 
 struct PolicyComparison {
@@ -120,6 +129,8 @@ struct PolicyComparison {
   /// What the runs were scored on: `target`, perturbed when asked.
   Target simulatedTarget;
   std::optional<Perturbation> perturbation;
+  /// The routing the runs drew, for functions with ho.routed ops.
+  RoutingOptions routing;
   /// The budget in bytes.
   int64_t budget = 0;
   /// The function compared (the only one with a body).
@@ -133,6 +144,7 @@ struct PolicyComparison {
   /// The input without offload, which reductions and slowdowns are
   /// measured against, whether or not `none` is among the runs.
   SimulationResult baseline;
+  std::optional<StepStatistics> baselineSteps;
   std::vector<PolicyRun> runs;
 
   /// How much lower the run's peak footprint is than the baseline's, as a

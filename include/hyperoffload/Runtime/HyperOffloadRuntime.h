@@ -71,6 +71,39 @@ ho_event_t ho_prefetch_start(int32_t tier, int32_t queue, ho_remote_t source,
 /* Blocks until the prefetch `event` has landed. */
 void ho_event_wait(ho_event_t event);
 
+/* A routed prefetch (ho.prefetch_routed): slots in the arena and the expert
+ * each holds. Its picks are `num_picks` int32 global expert ids in the
+ * arena at `selection_offset`, which compute has written before the call
+ * (the router's output, or a prediction of it). */
+typedef int64_t ho_routed_t;
+
+/* Begins a routed prefetch into `slots` slots of `slot_bytes` bytes each,
+ * the first at `device_offset`. */
+ho_routed_t ho_routed_begin(int64_t selection_offset, int64_t num_picks,
+                            int64_t device_offset, int64_t slot_bytes,
+                            int64_t slots);
+
+/* If the picks name `expert_id` and a slot is free, starts copying
+ * `source` (a copy in `tier`) into the next slot on `queue`; otherwise does
+ * nothing. */
+void ho_routed_offer(ho_routed_t group, int32_t tier, int32_t queue,
+                     int64_t expert_id, ho_remote_t source);
+
+/* The event of every copy the group has started, for ho_event_wait. */
+ho_event_t ho_routed_event(ho_routed_t group);
+
+/* Right before the kernel that reads the group's slots (ho.routed): if the
+ * `num_picks` ids at `selection_offset` name `expert_id` and no slot holds
+ * it (the group fetched on a wrong prediction), copies `source` into a slot
+ * whose expert those ids do not name, and returns when it has landed. */
+void ho_routed_ensure(ho_routed_t group, int64_t selection_offset,
+                      int64_t num_picks, int32_t tier, int32_t queue,
+                      int64_t expert_id, ho_remote_t source);
+
+/* The global id of the expert in slot `slot`, or -1 for an empty slot: the
+ * kernel's table of what it reads where. */
+int64_t ho_routed_slot_expert(ho_routed_t group, int64_t slot);
+
 #ifdef __cplusplus
 }
 #endif

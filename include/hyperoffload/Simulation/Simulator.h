@@ -12,6 +12,7 @@
 #ifndef HYPEROFFLOAD_SIMULATION_SIMULATOR_H
 #define HYPEROFFLOAD_SIMULATION_SIMULATOR_H
 
+#include "hyperoffload/Simulation/Routing.h"
 #include "hyperoffload/Target/Target.h"
 
 #include "mlir/IR/Block.h"
@@ -79,6 +80,9 @@ struct SimulationOptions {
   /// arena reuse relied on a copy finishing in time) and go on, rather than
   /// fail with an error at the buffer.
   bool continueOnOverlap = false;
+  /// Which experts each `ho.routed` op picks in this run, and how well an
+  /// early prediction guesses them.
+  RoutingOptions routing;
 };
 
 enum class Direction { ToDevice = 0, FromDevice = 1 };
@@ -181,6 +185,12 @@ struct SimulationResult {
   /// Paged mode: the weights and other non-KV arguments alone exceed the
   /// budget, so vLLM would not start (the run goes on to report its peak).
   bool notRunnable = false;
+  /// `ho.routed` ops: experts picked on this device, how many of them were
+  /// on the device when the kernel started (resident, or staged by a
+  /// prefetch), and how many compute waited for.
+  unsigned expertsPicked = 0;
+  unsigned expertsHit = 0;
+  unsigned expertsFetchedOnDemand = 0;
 
   /// Traffic per tier (indexed by MemoryTier) and direction.
   std::array<std::array<LinkTraffic, 2>, 3> traffic;

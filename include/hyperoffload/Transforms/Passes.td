@@ -290,7 +290,12 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
            "its updates moved early and its large weights in column blocks">,
     Option<"leastMemory", "least-memory", "bool", /*default=*/"false",
            "hyperoffload: plan for the least device memory, whatever it costs "
-           "in time (taken anyway when no other plan fits the budget)">
+           "in time (taken anyway when no other plan fits the budget)">,
+    Option<"predictorAccuracy", "predictor-accuracy", "double",
+           /*default=*/"0.9",
+           "hyperoffload: the fraction of experts an early prediction of a "
+           "router's picks gets right, as measured for the model; plans "
+           "that fetch experts on a prediction are scored with it">
   ]);
   let statistics = [
     Statistic<"numRemoteArguments", "remote-arguments",

@@ -44,6 +44,11 @@ struct HyperOffloadPipelineOptions
           clEnumValN(OffloadPolicy::PT2, "pt2",
                      "PyTorch activation offloading: saved activations out "
                      "and back"))};
+  Option<double> predictorAccuracy{
+      *this, "predictor-accuracy",
+      llvm::cl::desc("The fraction of experts an early prediction of a "
+                     "router's picks gets right"),
+      llvm::cl::init(0.9)};
 };
 
 /// Adds plan, offsets and verification to `pm` (on modules).

@@ -7,6 +7,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ho;
 
@@ -181,5 +183,187 @@ LogicalResult WaitOffloadOp::verify() {
   if (!getRemote().getDefiningOp<OffloadOp>())
     return emitOpError() << "waits for an offload, but its operand is not "
                             "the result of ho.offload";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Routed experts
+//===----------------------------------------------------------------------===//
+
+/// The device tensor type of an expert operand, remote or not.
+static RankedTensorType getDeviceTensorType(Type type) {
+  if (auto remote = dyn_cast<RemoteType>(type))
+    return dyn_cast<RankedTensorType>(remote.getTensorType());
+  return dyn_cast<RankedTensorType>(type);
+}
+
+/// Checks what ho.routed and ho.prefetch_routed share: an integer selection
+/// of static shape [..., top] and experts of one static tensor type, picked
+/// among `totalExperts`.
+static LogicalResult verifyRouting(Operation *op, RankedTensorType selection,
+                                   ValueRange experts, int64_t totalExperts) {
+  if (!selection.getElementType().isInteger() || selection.getRank() == 0 ||
+      !selection.hasStaticShape())
+    return op->emitOpError()
+           << "selection must be a statically shaped integer tensor of "
+              "expert ids, [..., top] per token, but is "
+           << selection;
+  if (experts.empty())
+    return op->emitOpError() << "needs at least one expert";
+  RankedTensorType expertType = getDeviceTensorType(experts[0].getType());
+  if (!expertType || !expertType.hasStaticShape())
+    return op->emitOpError() << "expert #0 must be a statically shaped tensor "
+                                "or remote tensor, but is "
+                             << experts[0].getType();
+  for (auto [index, expert] : llvm::enumerate(experts))
+    if (getDeviceTensorType(expert.getType()) != expertType)
+      return op->emitOpError()
+             << "expert #" << index << " has type " << expert.getType()
+             << ", but expert #0 is " << expertType
+             << ": every expert has the same tensor type";
+  if (totalExperts < static_cast<int64_t>(experts.size()))
+    return op->emitOpError() << "has " << experts.size()
+                             << " experts but total_experts = " << totalExperts;
+  int64_t top = selection.getShape().back();
+  if (top < 1 || top > totalExperts)
+    return op->emitOpError() << "picks " << top << " experts per token of "
+                             << totalExperts << "; pick 1 to " << totalExperts;
+  return success();
+}
+
+/// Slots that hold the selected ones of `count` experts: one per pick, at
+/// most all of them.
+static int64_t getSlotsFor(RankedTensorType selection, int64_t count) {
+  return std::min<int64_t>(count, selection.getNumElements());
+}
+
+/// The type of `slots` stacked experts of `expertType`.
+static RankedTensorType getSlotsType(RankedTensorType expertType,
+                                     int64_t slots) {
+  SmallVector<int64_t> shape{slots};
+  llvm::append_range(shape, expertType.getShape());
+  return RankedTensorType::get(shape, expertType.getElementType());
+}
+
+RankedTensorType RoutedOp::getExpertType() {
+  return getDeviceTensorType(getExperts().front().getType());
+}
+
+int64_t RoutedOp::getNumTokens() {
+  auto type = cast<RankedTensorType>(getSelection().getType());
+  return type.getNumElements() / type.getShape().back();
+}
+
+int64_t RoutedOp::getTopK() {
+  return cast<RankedTensorType>(getSelection().getType()).getShape().back();
+}
+
+int64_t RoutedOp::getMaxSelected() {
+  return getSlotsFor(cast<RankedTensorType>(getSelection().getType()),
+                     getExperts().size());
+}
+
+std::optional<unsigned> RoutedOp::getExpertPosition(unsigned operandNumber) {
+  unsigned first = getExperts().getBeginOperandIndex();
+  if (operandNumber < first || operandNumber >= first + getExperts().size())
+    return std::nullopt;
+  return operandNumber - first;
+}
+
+bool RoutedOp::isRemoteExpert(unsigned index) {
+  return isa<RemoteType>(getExperts()[index].getType());
+}
+
+unsigned RoutedOp::getNumRemoteExperts() {
+  return llvm::count_if(getExperts().getTypes(), llvm::IsaPred<RemoteType>);
+}
+
+int64_t RoutedOp::getFlopsFor(double assignments) {
+  return static_cast<int64_t>(2.0 * getExpertType().getNumElements() *
+                              assignments);
+}
+
+int64_t RoutedOp::getBytesFor(double selected) {
+  int64_t fixed = *getTensorSizeInBytes(getSelection().getType());
+  for (Type type : llvm::concat<const Type>(getInputs().getTypes(),
+                                            getOutputs().getTypes()))
+    fixed += getTensorSizeInBytes(type).value_or(0);
+  return fixed + static_cast<int64_t>(selected *
+                                      *getTensorSizeInBytes(getExpertType()));
+}
+
+/// Under uniform routing each token picks a given expert with probability
+/// top / total: the expected assignments and distinct experts of this
+/// device follow.
+std::optional<int64_t> RoutedOp::getFlopCount() {
+  double share = static_cast<double>(getTopK()) / getTotalExperts();
+  return getFlopsFor(getNumTokens() * share * getExperts().size());
+}
+
+std::optional<int64_t> RoutedOp::getBytesAccessed() {
+  double share = static_cast<double>(getTopK()) / getTotalExperts();
+  double picked = 1 - std::pow(1 - share, static_cast<double>(getNumTokens()));
+  return getBytesFor(picked * getExperts().size());
+}
+
+LogicalResult RoutedOp::verify() {
+  auto selection = cast<RankedTensorType>(getSelection().getType());
+  if (failed(verifyRouting(*this, selection, getExperts(), getTotalExperts())))
+    return failure();
+  int64_t count = getExperts().size();
+  if (getFirstExpert() < 0 || getFirstExpert() > getTotalExperts() - count)
+    return emitOpError() << "holds experts " << getFirstExpert() << " to "
+                         << getFirstExpert() + count - 1
+                         << " of total_experts = " << getTotalExperts()
+                         << ", which is out of range";
+  unsigned remote = getNumRemoteExperts();
+  if (!remote) {
+    if (getStaged())
+      return emitOpError() << "has staged slots but no remote expert to "
+                              "stage; drop them";
+    return success();
+  }
+  if (!getStaged())
+    return emitOpError()
+           << "reads " << remote
+           << " remote experts but has no staged slots: pass the awaited "
+              "result of a ho.prefetch_routed of them";
+  RankedTensorType expected =
+      getSlotsType(getExpertType(), getSlotsFor(selection, remote));
+  if (getStaged().getType() != expected)
+    return emitOpError() << "staged slots have type " << getStaged().getType()
+                         << ", but " << remote << " remote experts picked by "
+                         << selection << " need " << expected;
+  return success();
+}
+
+int64_t PrefetchRoutedOp::getNumSlots() {
+  return getSlotsFor(cast<RankedTensorType>(getSelection().getType()),
+                     getExperts().size());
+}
+
+LogicalResult PrefetchRoutedOp::verify() {
+  auto selection = cast<RankedTensorType>(getSelection().getType());
+  if (failed(verifyRouting(*this, selection, getExperts(), getTotalExperts())))
+    return failure();
+  ArrayRef<int64_t> ids = getExpertIds();
+  if (ids.size() != getExperts().size())
+    return emitOpError() << "has " << getExperts().size() << " experts but "
+                         << ids.size() << " expert_ids: give one per expert";
+  for (auto [index, id] : llvm::enumerate(ids)) {
+    if (id < 0 || id >= getTotalExperts())
+      return emitOpError() << "expert_ids[" << index << "] = " << id
+                           << " is out of range: total_experts = "
+                           << getTotalExperts();
+    if (llvm::is_contained(ids.take_front(index), id))
+      return emitOpError() << "expert_ids[" << index << "] = " << id
+                           << " repeats an earlier id";
+  }
+  RankedTensorType expected = getSlotsType(
+      getDeviceTensorType(getExperts().front().getType()), getNumSlots());
+  if (getResult().getType().getTensorType() != expected)
+    return emitOpError() << "yields " << getResult().getType() << ", but "
+                         << getExperts().size() << " experts picked by "
+                         << selection << " need slots of type " << expected;
   return success();
 }

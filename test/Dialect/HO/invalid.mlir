@@ -209,3 +209,109 @@ func.func @wait_for_no_offload(%r: !ho.remote<tensor<4xf32>>) {
   ho.wait_offload %r : !ho.remote<tensor<4xf32>>
   return
 }
+
+// -----
+
+// The selection holds integer expert ids.
+func.func @routed_float_selection(%x: tensor<2x8xbf16>, %ids: tensor<2x1xf32>, %e0: tensor<8xbf16>) {
+  // expected-error @below {{selection must be a statically shaped integer tensor of expert ids, [..., top] per token, but is 'tensor<2x1xf32>'}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xf32>
+      experts(%e0 : tensor<8xbf16>) {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+func.func @routed_mixed_experts(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>, %e0: tensor<8xbf16>, %e1: tensor<4xbf16>) {
+  // expected-error @below {{expert #1 has type 'tensor<4xbf16>', but expert #0 is 'tensor<8xbf16>': every expert has the same tensor type}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xi32>
+      experts(%e0, %e1 : tensor<8xbf16>, tensor<4xbf16>) {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+func.func @routed_out_of_range(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>, %e0: tensor<8xbf16>, %e1: tensor<8xbf16>) {
+  // expected-error @below {{holds experts 3 to 4 of total_experts = 4, which is out of range}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xi32>
+      experts(%e0, %e1 : tensor<8xbf16>, tensor<8xbf16>) {first_expert = 3 : i64, total_experts = 4 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+func.func @routed_top_too_large(%x: tensor<2x8xbf16>, %ids: tensor<2x3xi32>, %e0: tensor<8xbf16>) {
+  // expected-error @below {{picks 3 experts per token of 2; pick 1 to 2}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x3xi32>
+      experts(%e0 : tensor<8xbf16>) {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+// Remote experts are read from slots a ho.prefetch_routed filled.
+func.func @routed_remote_without_slots(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8xbf16>>) {
+  // expected-error @below {{reads 1 remote experts but has no staged slots: pass the awaited result of a ho.prefetch_routed of them}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xi32>
+      experts(%e0 : !ho.remote<tensor<8xbf16>>) {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+func.func @routed_wrong_slots(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8xbf16>>, %e1: !ho.remote<tensor<8xbf16>>, %e2: !ho.remote<tensor<8xbf16>>, %s: tensor<3x8xbf16>) {
+  // expected-error @below {{staged slots have type 'tensor<3x8xbf16>', but 3 remote experts picked by 'tensor<2x1xi32>' need 'tensor<2x8xbf16>'}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xi32>
+      experts(%e0, %e1, %e2 : !ho.remote<tensor<8xbf16>>, !ho.remote<tensor<8xbf16>>, !ho.remote<tensor<8xbf16>>)
+      staged(%s : tensor<3x8xbf16>) {first_expert = 0 : i64, total_experts = 4 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+func.func @routed_slots_without_remote(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>, %e0: tensor<8xbf16>, %s: tensor<1x8xbf16>) {
+  // expected-error @below {{has staged slots but no remote expert to stage; drop them}}
+  %y = ho.routed "ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xi32>
+      experts(%e0 : tensor<8xbf16>) staged(%s : tensor<1x8xbf16>) {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<2x8xbf16>
+  return
+}
+
+// -----
+
+func.func @prefetch_routed_ids(%ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8xbf16>>, %e1: !ho.remote<tensor<8xbf16>>) {
+  // expected-error @below {{expert_ids[1] = 2 repeats an earlier id}}
+  %f = ho.prefetch_routed %ids : tensor<2x1xi32>
+      experts(%e0, %e1 : !ho.remote<tensor<8xbf16>>, !ho.remote<tensor<8xbf16>>)
+      {expert_ids = array<i64: 2, 2>, total_experts = 4 : i64} -> !ho.future<tensor<2x8xbf16>>
+  return
+}
+
+// -----
+
+func.func @prefetch_routed_id_range(%ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8xbf16>>) {
+  // expected-error @below {{expert_ids[0] = 4 is out of range: total_experts = 4}}
+  %f = ho.prefetch_routed %ids : tensor<2x1xi32>
+      experts(%e0 : !ho.remote<tensor<8xbf16>>)
+      {expert_ids = array<i64: 4>, total_experts = 4 : i64} -> !ho.future<tensor<1x8xbf16>>
+  return
+}
+
+// -----
+
+func.func @prefetch_routed_id_count(%ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8xbf16>>) {
+  // expected-error @below {{has 1 experts but 2 expert_ids: give one per expert}}
+  %f = ho.prefetch_routed %ids : tensor<2x1xi32>
+      experts(%e0 : !ho.remote<tensor<8xbf16>>)
+      {expert_ids = array<i64: 0, 1>, total_experts = 4 : i64} -> !ho.future<tensor<1x8xbf16>>
+  return
+}
+
+// -----
+
+func.func @prefetch_routed_slots(%ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8xbf16>>, %e1: !ho.remote<tensor<8xbf16>>, %e2: !ho.remote<tensor<8xbf16>>) {
+  // expected-error @below {{yields '!ho.future<tensor<3x8xbf16>>', but 3 experts picked by 'tensor<2x1xi32>' need slots of type 'tensor<2x8xbf16>'}}
+  %f = ho.prefetch_routed %ids : tensor<2x1xi32>
+      experts(%e0, %e1, %e2 : !ho.remote<tensor<8xbf16>>, !ho.remote<tensor<8xbf16>>, !ho.remote<tensor<8xbf16>>)
+      {expert_ids = array<i64: 0, 1, 2>, total_experts = 4 : i64} -> !ho.future<tensor<3x8xbf16>>
+  return
+}

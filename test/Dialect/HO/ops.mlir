@@ -80,3 +80,26 @@ func.func @wait_for_offload(%act: tensor<64x512xbf16>) -> !ho.remote<tensor<64x5
 // GENERIC: "ho.await"(%{{.+}}) : (!ho.future<tensor<64x512xbf16>>) -> tensor<64x512xbf16>
 // GENERIC-LABEL: sym_name = "wait_for_offload"
 // GENERIC: "ho.wait_offload"(%{{.+}}) : (!ho.remote<tensor<64x512xbf16>, host>) -> ()
+
+// A mixture-of-experts layer: two experts resident, two in the pool whose
+// picked ones are fetched into two slots once the router has picked.
+// CHECK-LABEL: func.func @routed_experts
+// CHECK:         %[[F:.*]] = ho.prefetch_routed %[[IDS:.*]] : tensor<2x1xi32> experts(%{{.*}}, %{{.*}} : !ho.remote<tensor<3x8x4xbf16>>, !ho.remote<tensor<3x8x4xbf16>>) {expert_ids = array<i64: 2, 3>, total_experts = 8 : i64} -> !ho.future<tensor<2x3x8x4xbf16>>
+// CHECK:         %[[S:.*]] = ho.await %[[F]]
+// CHECK:         ho.routed "expert_ffn"(%{{.*}} : tensor<2x8xbf16>) by %[[IDS]] : tensor<2x1xi32> experts(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<3x8x4xbf16>, tensor<3x8x4xbf16>, !ho.remote<tensor<3x8x4xbf16>>, !ho.remote<tensor<3x8x4xbf16>>) staged(%[[S]] : tensor<2x3x8x4xbf16>) {first_expert = 4 : i64, total_experts = 8 : i64} -> tensor<2x8xbf16>
+func.func @routed_experts(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>,
+                          %e0: tensor<3x8x4xbf16>, %e1: tensor<3x8x4xbf16>,
+                          %e2: !ho.remote<tensor<3x8x4xbf16>>,
+                          %e3: !ho.remote<tensor<3x8x4xbf16>>) -> tensor<2x8xbf16> {
+  %f = ho.prefetch_routed %ids : tensor<2x1xi32>
+      experts(%e2, %e3 : !ho.remote<tensor<3x8x4xbf16>>, !ho.remote<tensor<3x8x4xbf16>>)
+      {expert_ids = array<i64: 2, 3>, total_experts = 8 : i64}
+      -> !ho.future<tensor<2x3x8x4xbf16>>
+  %s = ho.await %f : !ho.future<tensor<2x3x8x4xbf16>> -> tensor<2x3x8x4xbf16>
+  %y = ho.routed "expert_ffn"(%x : tensor<2x8xbf16>) by %ids : tensor<2x1xi32>
+      experts(%e0, %e1, %e2, %e3 : tensor<3x8x4xbf16>, tensor<3x8x4xbf16>,
+              !ho.remote<tensor<3x8x4xbf16>>, !ho.remote<tensor<3x8x4xbf16>>)
+      staged(%s : tensor<2x3x8x4xbf16>)
+      {first_expert = 4 : i64, total_experts = 8 : i64} -> tensor<2x8xbf16>
+  return %y : tensor<2x8xbf16>
+}

@@ -91,6 +91,134 @@ def HO_ComputeOp : HO_Op<"compute", [
 }
 
 //===----------------------------------------------------------------------===//
+// ho.routed
+//===----------------------------------------------------------------------===//
+
+def HO_RoutedOp : HO_Op<"routed", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<HO_CostOpInterface,
+        ["getFlopCount", "getBytesAccessed"]>]> {
+  let summary = "a kernel over the experts a run-time selection picks";
+  let description = [{
+    A mixture-of-experts layer: every token of `$inputs` goes through the
+    experts its router picked, and only the run knows which. `$selection`
+    holds the router's picks, `[..., top]` global expert ids per token
+    (integers); the op reads at most as many of its `$experts` as there are
+    picks, and the compiler cannot tell which ones.
+
+    `$experts` are this device's experts, global ids `first_expert`,
+    `first_expert + 1`, ... of `total_experts`; every one has the same
+    tensor type. An expert is either a device tensor (resident: read in
+    place when picked) or `!ho.remote` (kept in a tier). The selected remote
+    experts are read from `$staged`, the slots a `ho.prefetch_routed` filled
+    (awaited): one slot per expert it could have to hold, `[slots, expert
+    shape...]`. When those slots were filled from a prediction, a picked
+    expert that is not among them is fetched by the runtime into the slot
+    of one that was not picked before the kernel runs, and compute waits
+    for it.
+
+    Cost: one token through one expert takes 2 FLOPs per expert weight
+    element; the kernel reads each picked expert once, and its inputs,
+    selection and results. The cost interface gives the expectation under
+    uniform routing, as a compiler must assume; the simulator uses the picks
+    of the run.
+
+    Example (4 of 256 experts on this device, 2 tokens, top-8):
+
+    ```mlir
+    %f = ho.prefetch_routed %ids : tensor<2x8xi32>
+        experts(%e2, %e3 : !ho.remote<tensor<3x64x32xbf16>>,
+                           !ho.remote<tensor<3x64x32xbf16>>)
+        {expert_ids = array<i64: 2, 3>, total_experts = 256 : i64}
+        -> !ho.future<tensor<2x3x64x32xbf16>>
+    %slots = ho.await %f : !ho.future<tensor<2x3x64x32xbf16>>
+        -> tensor<2x3x64x32xbf16>
+    %y = ho.routed "expert_ffn"(%x : tensor<2x64xbf16>) by %ids : tensor<2x8xi32>
+        experts(%e0, %e1, %e2, %e3 : tensor<3x64x32xbf16>, tensor<3x64x32xbf16>,
+                !ho.remote<tensor<3x64x32xbf16>>, !ho.remote<tensor<3x64x32xbf16>>)
+        staged(%slots : tensor<2x3x64x32xbf16>)
+        {first_expert = 0 : i64, total_experts = 256 : i64} -> tensor<2x64xbf16>
+    ```
+  }];
+
+  let arguments = (ins StrAttr:$kind,
+                       Variadic<AnyTensor>:$inputs,
+                       AnyRankedTensor:$selection,
+                       Variadic<AnyType>:$experts,
+                       Optional<AnyRankedTensor>:$staged,
+                       I64Attr:$first_expert,
+                       I64Attr:$total_experts);
+  let results = (outs Variadic<AnyTensor>:$outputs);
+
+  let assemblyFormat = [{
+    $kind `(` $inputs `:` type($inputs) `)` `by` $selection `:`
+    type($selection) `experts` `(` $experts `:` qualified(type($experts)) `)`
+    (`staged` `(` $staged^ `:` type($staged) `)`)? attr-dict `->`
+    type($outputs)
+  }];
+
+  let extraClassDeclaration = [{
+    /// The expert tensor type (the device side of a remote expert).
+    ::mlir::RankedTensorType getExpertType();
+    /// Tokens routed, and the experts each picks.
+    int64_t getNumTokens();
+    int64_t getTopK();
+    /// The most experts one step can read: one per pick, at most all.
+    int64_t getMaxSelected();
+    /// Which expert operand `operandNumber` is, if it is one.
+    std::optional<unsigned> getExpertPosition(unsigned operandNumber);
+    /// Whether expert `index` is kept in a tier.
+    bool isRemoteExpert(unsigned index);
+    unsigned getNumRemoteExperts();
+    /// FLOPs of `assignments` tokens through an expert, and bytes read and
+    /// written when `selected` experts are picked.
+    int64_t getFlopsFor(double assignments);
+    int64_t getBytesFor(double selected);
+  }];
+
+  let hasVerifier = 1;
+}
+
+def HO_PrefetchRoutedOp : HO_Op<"prefetch_routed", [
+    MemoryEffects<[MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "start copying the experts a selection picks to the device";
+  let description = [{
+    A `ho.prefetch` of the experts `$selection` picks among `$experts`
+    (remote, of one tensor type, with the global ids `expert_ids` of
+    `total_experts`): it allocates one slot per expert that could be picked
+    (`[slots, expert shape...]`, slots = min(experts, picks)), issues the
+    copies of the picked ones once `$selection` is known, and returns a
+    future that `ho.await` resolves. The runtime reads the ids, so only the
+    picked experts move.
+
+    The selection is either the router's output of the `ho.routed` op that
+    reads the slots (the copies start after the router: exact, but exposed
+    unless compute covers them), or an earlier prediction of it (a gate
+    applied to an earlier layer's hidden state, as Pre-gated MoE and ProMoE
+    do): earlier, but a wrong prediction leaves a miss that the routed op
+    fetches itself.
+
+    Lowering: the runtime waits for `$selection` on the compute stream,
+    then issues one copy per picked expert, from that expert's tier address
+    into the next free slot.
+  }];
+
+  let arguments = (ins AnyRankedTensor:$selection,
+                       Variadic<HO_AnyRemote>:$experts,
+                       DenseI64ArrayAttr:$expert_ids,
+                       I64Attr:$total_experts);
+  let results = (outs HO_AnyFuture:$result);
+  let assemblyFormat = [{
+    $selection `:` type($selection) `experts` `(` $experts `:`
+    qualified(type($experts)) `)` attr-dict `->` qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    int64_t getNumSlots();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Transfers
 //===----------------------------------------------------------------------===//
 

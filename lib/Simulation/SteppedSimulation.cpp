@@ -4,6 +4,8 @@
 
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
+#include "mlir/IR/Threading.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -41,33 +43,42 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
   steps = std::max(steps, 1u);
   devices = std::max(devices, 1u);
 
+  // Every run is independent: they run in parallel (the context's threads)
+  // and are summed in order, so the figures do not depend on scheduling.
+  std::vector<SimulationResult> results(steps * devices);
+  MLIRContext *context = body.getParentOp()->getContext();
+  if (failed(failableParallelForEachN(
+          context, 0, results.size(), [&](size_t index) -> LogicalResult {
+            SimulationOptions run = options;
+            run.routing.step = index / devices;
+            run.routing.device = index % devices;
+            FailureOr<SimulationResult> result = simulate(body, target, run);
+            if (failed(result))
+              return failure();
+            results[index] = std::move(*result);
+            return success();
+          })))
+    return failure();
+
   StepStatistics stats;
   stats.steps = steps;
   stats.devices = devices;
-  std::vector<double> stepTimes;
+  std::vector<double> stepTimes(steps, 0);
   uint64_t hits = 0;
-  for (unsigned step = 0; step < steps; ++step) {
-    double slowest = 0;
-    for (unsigned device = 0; device < devices; ++device) {
-      options.routing.step = step;
-      options.routing.device = device;
-      FailureOr<SimulationResult> run = simulate(body, target, options);
-      if (failed(run))
-        return failure();
-      slowest = std::max(slowest, run->stepTime);
-      if (device == 0) {
-        stats.deviceMean += run->stepTime;
-        stats.deviceStallMean += run->stallTime;
-      }
-      stats.expertsPicked += run->expertsPicked;
-      stats.expertsFetchedOnDemand += run->expertsFetchedOnDemand;
-      hits += run->expertsHit;
-      stats.peakFootprintBytes =
-          std::max(stats.peakFootprintBytes, run->peakFootprintBytes);
-      stats.outOfMemory |= run->outOfMemory;
-      stats.overlaps += run->overlaps;
+  for (auto [index, run] : llvm::enumerate(results)) {
+    unsigned step = index / devices, device = index % devices;
+    stepTimes[step] = std::max(stepTimes[step], run.stepTime);
+    if (device == 0) {
+      stats.deviceMean += run.stepTime;
+      stats.deviceStallMean += run.stallTime;
     }
-    stepTimes.push_back(slowest);
+    stats.expertsPicked += run.expertsPicked;
+    stats.expertsFetchedOnDemand += run.expertsFetchedOnDemand;
+    hits += run.expertsHit;
+    stats.peakFootprintBytes =
+        std::max(stats.peakFootprintBytes, run.peakFootprintBytes);
+    stats.outOfMemory |= run.outOfMemory;
+    stats.overlaps += run.overlaps;
   }
   for (double time : stepTimes)
     stats.mean += time;

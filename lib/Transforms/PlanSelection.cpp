@@ -85,38 +85,70 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
   if (routedOps.empty())
     return nullptr;
   unsigned experts = (*routedOps.begin()).getExperts().size();
-  OwningOpRef<func::FuncOp> kept;
-  // Plans `staging` on a copy, takes it when it fits and is faster, and
-  // says whether it fits.
+  // Placements are compared on the planner's own plan of each (the group
+  // placements chooseInBodyOrder also tries cost many plans each); the
+  // fastest gets the full search and is kept if it beats `best`.
+  std::optional<RoutedStaging> fastest;
+  std::optional<PlanScore> fastestScore;
   auto tryStaging = [&](RoutedStaging staging) {
     OwningOpRef<func::FuncOp> copy = function.clone();
     if (!stageRoutedExperts(*copy, staging))
       return false;
-    ChosenPlan candidate = chooseInBodyOrder(*copy, target, options);
+    ChosenPlan candidate = chooseFitted(*copy, target, options);
     std::optional<PlanScore> score =
         candidate.trial ? scoreTrial(*candidate.trial, options.budget)
                         : std::nullopt;
-    if (score && (!bestScore || score->stepTime < bestScore->stepTime)) {
-      best = std::move(candidate);
-      bestScore = score;
-      kept = std::move(copy);
+    if (score && (!fastestScore || score->stepTime < fastestScore->stepTime)) {
+      fastest = staging;
+      fastestScore = score;
     }
     return score.has_value();
   };
   // A resident expert saves its fetches, so more resident experts are
   // faster while the rest still fits: a hot half, then three quarters if
-  // that fits, else none; each fetched on a prediction and on the router's
-  // picks. (A finer search costs a full plan per step.)
-  auto tryBoth = [&](unsigned resident) {
-    bool predictedFits = tryStaging({resident, /*predicted=*/true});
-    bool routedFits = tryStaging({resident, /*predicted=*/false});
-    return predictedFits || routedFits;
-  };
-  if (tryBoth(experts / 2))
-    tryBoth(experts * 3 / 4);
-  else
-    tryBoth(0);
-  return std::move(kept);
+  // that fits, else none, fetched on a prediction (the earliest); then the
+  // most that fit fetched on the router's picks instead.
+  unsigned resident = experts / 2;
+  if (tryStaging({resident, /*predicted=*/true})) {
+    if (tryStaging({experts * 3 / 4, true}))
+      resident = experts * 3 / 4;
+  } else if (tryStaging({0, true})) {
+    resident = 0;
+  } else {
+    return nullptr;
+  }
+  tryStaging({resident, /*predicted=*/false});
+
+  OwningOpRef<func::FuncOp> copy = function.clone();
+  stageRoutedExperts(*copy, *fastest);
+  ChosenPlan candidate = chooseInBodyOrder(*copy, target, options);
+  std::optional<PlanScore> score =
+      candidate.trial ? scoreTrial(*candidate.trial, options.budget)
+                      : std::nullopt;
+  if (!score || (bestScore && score->stepTime >= bestScore->stepTime))
+    return nullptr;
+  best = std::move(candidate);
+  bestScore = score;
+  return copy;
+}
+
+PlanSelector::ChosenPlan
+PlanSelector::chooseFitted(func::FuncOp function, const Target &target,
+                           const PlannerOptions &options) {
+  FittedPlan fitted = fitPlanToBudget(function, target, options);
+  // Early waits for stores relieve more ops at once but can leave the
+  // static arena fragmented beyond the budget; then wait only at peaks.
+  if (!fitted.trial) {
+    PlannerOptions lateWaits = options;
+    lateWaits.earlyStoreWaits = false;
+    FittedPlan other = fitPlanToBudget(function, target, lateWaits);
+    if (other.trial)
+      fitted = std::move(other);
+  }
+  ChosenPlan chosen{std::move(fitted.plan), std::move(fitted.trial)};
+  if (!chosen.trial)
+    chosen.trial = runTrial(function, target, options.budget, chosen.plan);
+  return chosen;
 }
 
 PlanSelector::ChosenPlan
@@ -171,10 +203,11 @@ SimulationOptions PlanSelector::getTrialSimulation(int64_t budget) const {
   return simulation;
 }
 
-/// Steps a trial of a function with routed ops is scored over: enough that
-/// the mean of a few picked experts per layer settles, few enough to try
-/// several placements.
-static constexpr unsigned kScoringSteps = 8;
+/// Steps a trial of a function with routed ops is scored over, each on
+/// every device of its expert-parallel group (the slowest ends a step, and
+/// a plan that fetches picked experts varies more from device to device):
+/// enough that the mean settles, few enough to try several placements.
+static constexpr unsigned kScoringSteps = 2;
 
 /// How many times delayPrematurePrefetches simulates at most. A plan that
 /// offloads after every use (naive) can drop one gap per layer and round
@@ -339,7 +372,7 @@ PlanSelector::Trial PlanSelector::runTrial(func::FuncOp function,
     trial.arena = assignOffsets(planned, *trial.result, budget).getArenaSize();
     if (hasRoutedOps(body)) {
       FailureOr<StepStatistics> steps =
-          simulateSteps(body, target, simulation, kScoringSteps, 1);
+          simulateSteps(body, target, simulation, kScoringSteps);
       if (succeeded(steps))
         trial.steps = *steps;
       else
@@ -388,7 +421,7 @@ PlanSelector::scoreTrial(const Trial &trial, int64_t budget) {
       trial.arena > budget)
     return std::nullopt;
   if (trial.steps)
-    return PlanScore{trial.steps->deviceMean, trial.steps->deviceStallMean};
+    return PlanScore{trial.steps->mean, trial.steps->deviceStallMean};
   return PlanScore{trial.result->stepTime, trial.result->stallTime};
 }
 

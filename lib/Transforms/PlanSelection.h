@@ -70,6 +70,10 @@ public:
              ChosenPlan chosen);
 
 private:
+  /// The planner's own plan of `function` fitted to the budget, with its
+  /// trial: what chooseInBodyOrder starts from.
+  ChosenPlan chooseFitted(func::FuncOp function, const Target &target,
+                          const PlannerOptions &options);
   /// The hyperoffload plan of `function` with its ops in their order.
   ChosenPlan chooseInBodyOrder(func::FuncOp function, const Target &target,
                                const PlannerOptions &options);

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -152,8 +153,12 @@ std::string ho::describeRouting(const RoutingOptions &options) {
   switch (options.distribution) {
   case RoutingDistribution::Uniform:
     return "uniform";
-  case RoutingDistribution::Zipf:
-    return llvm::formatv("zipf:{0}", options.zipfExponent);
+  case RoutingDistribution::Zipf: {
+    std::string text;
+    llvm::raw_string_ostream(text)
+        << "zipf:" << llvm::format("%g", options.zipfExponent);
+    return text;
+  }
   case RoutingDistribution::Trace:
     return "trace:" + options.trace->path;
   }

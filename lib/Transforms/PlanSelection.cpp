@@ -132,9 +132,9 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
   return copy;
 }
 
-PlanSelector::ChosenPlan
-PlanSelector::chooseFitted(func::FuncOp function, const Target &target,
-                           const PlannerOptions &options) {
+PlanSelector::FittedPlan
+PlanSelector::fitInBodyOrder(func::FuncOp function, const Target &target,
+                             const PlannerOptions &options) {
   FittedPlan fitted = fitPlanToBudget(function, target, options);
   // Early waits for stores relieve more ops at once but can leave the
   // static arena fragmented beyond the budget; then wait only at peaks.
@@ -145,6 +145,13 @@ PlanSelector::chooseFitted(func::FuncOp function, const Target &target,
     if (other.trial)
       fitted = std::move(other);
   }
+  return fitted;
+}
+
+PlanSelector::ChosenPlan
+PlanSelector::chooseFitted(func::FuncOp function, const Target &target,
+                           const PlannerOptions &options) {
+  FittedPlan fitted = fitInBodyOrder(function, target, options);
   ChosenPlan chosen{std::move(fitted.plan), std::move(fitted.trial)};
   if (!chosen.trial)
     chosen.trial = runTrial(function, target, options.budget, chosen.plan);
@@ -154,18 +161,8 @@ PlanSelector::chooseFitted(func::FuncOp function, const Target &target,
 PlanSelector::ChosenPlan
 PlanSelector::chooseInBodyOrder(func::FuncOp function, const Target &target,
                                 const PlannerOptions &options) {
-  FittedPlan fitted = fitPlanToBudget(function, target, options);
-  // Early waits for stores relieve more ops at once but can leave the
-  // static arena fragmented beyond the budget; then wait only at peaks.
-  if (!fitted.trial) {
-    PlannerOptions lateWaits = options;
-    lateWaits.earlyStoreWaits = false;
-    FittedPlan other = fitPlanToBudget(function, target, lateWaits);
-    if (other.trial)
-      fitted = std::move(other);
-  }
   return preferFasterGroupPlacement(function, target, options,
-                                    std::move(fitted));
+                                    fitInBodyOrder(function, target, options));
 }
 
 bool PlanSelector::write(func::FuncOp function, const Target &target,

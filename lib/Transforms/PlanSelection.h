@@ -70,10 +70,6 @@ public:
              ChosenPlan chosen);
 
 private:
-  /// The planner's own plan of `function` fitted to the budget, with its
-  /// trial: what chooseInBodyOrder starts from.
-  ChosenPlan chooseFitted(func::FuncOp function, const Target &target,
-                          const PlannerOptions &options);
   /// The hyperoffload plan of `function` with its ops in their order.
   ChosenPlan chooseInBodyOrder(func::FuncOp function, const Target &target,
                                const PlannerOptions &options);
@@ -89,6 +85,13 @@ private:
   };
   FittedPlan fitPlanToBudget(func::FuncOp function, const Target &target,
                              PlannerOptions options);
+  /// The planner's own plan of `function` fitted to the budget, with
+  /// early store waits or, if that does not fit, late ones: what
+  /// chooseInBodyOrder starts from. chooseFitted adds its trial.
+  FittedPlan fitInBodyOrder(func::FuncOp function, const Target &target,
+                            const PlannerOptions &options);
+  ChosenPlan chooseFitted(func::FuncOp function, const Target &target,
+                          const PlannerOptions &options);
   /// The fastest plan of the window policy in `streaming` with some
   /// layers' weights resident, that fits `budget`.
   std::optional<ChosenPlan> chooseResidentLayers(func::FuncOp function,

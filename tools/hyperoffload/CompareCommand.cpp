@@ -101,12 +101,13 @@ static int runCompare(const CompareArgs &args) {
 
   // An output named "-" (`--json -`) takes stdout instead of the table.
   bool tableOnStdout = args.jsonFile != "-" && args.htmlFile != "-";
-  if (tableOnStdout)
+  if (tableOnStdout) {
     printComparisonTable(stdout, tabulateComparison(*comparison));
-  if (std::optional<ComparisonTable> routed =
-          tabulateRoutedSteps(*comparison)) {
-    fmt::print("\n");
-    printComparisonTable(stdout, *routed);
+    if (std::optional<ComparisonTable> routed =
+            tabulateRoutedSteps(*comparison)) {
+      fmt::print("\n");
+      printComparisonTable(stdout, *routed);
+    }
   }
   if (jsonFile)
     if (int code = writeJSONOutput(*jsonFile, comparisonToJSON(*comparison)))

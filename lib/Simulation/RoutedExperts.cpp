@@ -45,9 +45,9 @@ LogicalResult TimelineSimulator::drawRouting() {
     // experts: seen from it, every id moves down by d * count.
     int64_t shift = (options.routing.device * count) % total;
     RoutedDraw &draw = routedDraws[&op];
-    draw.picks = std::move(*picks);
-    for (int64_t &id : draw.picks)
-      id = (id + total - shift) % total;
+    draw.globalPicks = std::move(*picks);
+    for (int64_t id : draw.globalPicks)
+      draw.picks.push_back((id + total - shift) % total);
     for (int64_t id : draw.picks) {
       int64_t local = id - routed.getFirstExpert();
       if (local < 0 || local >= count)
@@ -73,13 +73,11 @@ LogicalResult TimelineSimulator::drawRouting() {
     // The reader's own router output is exact; anything else predicts it.
     std::vector<int64_t> guessed = draw.picks;
     if (prefetch.getSelection() != reader.getSelection()) {
+      // Every device sees the same guesses.
       int64_t total = reader.getTotalExperts();
       int64_t shift =
           (options.routing.device * reader.getExperts().size()) % total;
-      std::vector<int64_t> unshifted = draw.picks;
-      for (int64_t &id : unshifted)
-        id = (id + shift) % total;
-      guessed = predictPicks(options.routing, layerOf[reader], unshifted,
+      guessed = predictPicks(options.routing, layerOf[reader], draw.globalPicks,
                              reader.getTopK(), total);
       for (int64_t &id : guessed)
         id = (id + total - shift) % total;
@@ -90,7 +88,7 @@ LogicalResult TimelineSimulator::drawRouting() {
           !llvm::is_contained(fetched, id) &&
           static_cast<int64_t>(fetched.size()) < prefetch.getNumSlots())
         fetched.push_back(id);
-    routedFetches[&op] = {std::move(fetched), reader};
+    routedFetches[&op] = std::move(fetched);
   }
   return success();
 }
@@ -108,7 +106,7 @@ bool TimelineSimulator::readsOperand(Operation *op, unsigned index) const {
 }
 
 void TimelineSimulator::issueRoutedPrefetch(PrefetchRoutedOp prefetch) {
-  const SmallVector<int64_t> &fetched = routedFetches[prefetch].first;
+  const SmallVector<int64_t> &fetched = routedFetches[prefetch];
   // One gathering copy per tier, of the picked experts that live there.
   SmallVector<std::pair<LinkChannel *, LinkChannel::TransferId>, 1> copies;
   for (MemoryTier tier :

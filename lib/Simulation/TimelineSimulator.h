@@ -182,15 +182,15 @@ private:
   /// This run's picks of a ho.routed op: global ids of this device's
   /// experts, `top` per token, and the local indices of the distinct ones.
   struct RoutedDraw {
+    /// As every device sees them, and shifted to this one's experts.
+    std::vector<int64_t> globalPicks;
     std::vector<int64_t> picks;
     SmallVector<unsigned> picked;
     int64_t assignments = 0;
   };
   DenseMap<Operation *, RoutedDraw> routedDraws;
-  /// The global ids each ho.prefetch_routed fetches, and the ho.routed op
-  /// that reads its slots.
-  DenseMap<Operation *, std::pair<SmallVector<int64_t>, Operation *>>
-      routedFetches;
+  /// The global ids each ho.prefetch_routed fetches.
+  DenseMap<Operation *, SmallVector<int64_t>> routedFetches;
   /// The ids in the slots each routed future fills.
   DenseMap<Value, SmallVector<int64_t>> stagedExperts;
   Operation *currentOp = nullptr;

@@ -84,6 +84,9 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
   auto routedOps = function.getBody().front().getOps<RoutedOp>();
   if (routedOps.empty())
     return nullptr;
+  std::optional<MemoryTier> tier = target.getDefaultTier();
+  if (!tier)
+    return nullptr;
   unsigned experts = (*routedOps.begin()).getExperts().size();
   // Placements are compared on the planner's own plan of each (the group
   // placements chooseInBodyOrder also tries cost many plans each); the
@@ -91,6 +94,7 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
   std::optional<RoutedStaging> fastest;
   std::optional<PlanScore> fastestScore;
   auto tryStaging = [&](RoutedStaging staging) {
+    staging.tier = *tier;
     OwningOpRef<func::FuncOp> copy = function.clone();
     if (!stageRoutedExperts(*copy, staging))
       return false;

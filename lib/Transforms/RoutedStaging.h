@@ -30,6 +30,7 @@ struct RoutedStaging {
   /// Fetch the others on the previous routed op's picks, right after its
   /// router, instead of on their own router's.
   bool predicted = false;
+  /// Where the others live: the target's fastest tier.
   MemoryTier tier = MemoryTier::pool;
 };
 

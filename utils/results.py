@@ -470,10 +470,10 @@ Why the numbers look this way:
   picks (uniform here, 20 steps on each of the 16 devices of the EP group;
   "step time" is the mean of the slowest device's step, "p99 step" its
   99th percentile). With 3 sequences a device's 16 experts see about 1.5
-  picks per layer, so a plan keeps half of them on the device and leaves
-  the rest in the pool, fetched into slots on a prediction (the previous
-  layer's picks, 90% accurate) a layer ahead, and on demand where the
-  prediction missed. The reactive runtime fetches the picked experts the
+  picks per layer, so the plan keeps half of them on the device and leaves
+  the rest in the tier (the pool, or host DRAM), fetched into slots on a
+  prediction (the previous layer's picks, 90% accurate) a layer ahead, and
+  on demand where the prediction missed. The reactive runtime fetches the picked experts the
   moment the kernel needs them; ZeRO-3's window streams every expert of
   every layer; offloading the KV cache (`naive`) brings it back every step.
 - **LLaMA3-8B decode at 128k** is bandwidth-bound: the weights and the KV

@@ -152,7 +152,7 @@ std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
     bool argument = buffer.isArgument();
     if (buffer.size == 0)
       continue;
-    // An argument nothing reads (an expert no token reaches this step) can
+    // An argument nothing reads (a caller may pass more than is used) can
     // stay in the tier for the whole step, at no cost.
     if (points.empty()) {
       if (argument)

@@ -92,7 +92,7 @@ void ModelBuilder::emitBackwardAndOptimizer(Value loss, Value seed) {
   if (hiddenIn)
     b.result(grads.lookup(hiddenIn), "gradient");
   for (auto &[weight, name] : weights) {
-    // Experts that no token reaches in this step get no gradient.
+    // A weight the loss does not depend on has no gradient to apply.
     Value grad = grads.lookup(weight);
     if (!grad)
       continue;

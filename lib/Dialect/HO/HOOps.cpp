@@ -258,20 +258,11 @@ int64_t RoutedOp::getTopK() {
   return cast<RankedTensorType>(getSelection().getType()).getShape().back();
 }
 
-int64_t RoutedOp::getMaxSelected() {
-  return getSlotsFor(cast<RankedTensorType>(getSelection().getType()),
-                     getExperts().size());
-}
-
 std::optional<unsigned> RoutedOp::getExpertPosition(unsigned operandNumber) {
   unsigned first = getExperts().getBeginOperandIndex();
   if (operandNumber < first || operandNumber >= first + getExperts().size())
     return std::nullopt;
   return operandNumber - first;
-}
-
-bool RoutedOp::isRemoteExpert(unsigned index) {
-  return isa<RemoteType>(getExperts()[index].getType());
 }
 
 unsigned RoutedOp::getNumRemoteExperts() {

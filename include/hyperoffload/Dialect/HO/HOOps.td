@@ -163,12 +163,8 @@ def HO_RoutedOp : HO_Op<"routed", [
     /// Tokens routed, and the experts each picks.
     int64_t getNumTokens();
     int64_t getTopK();
-    /// The most experts one step can read: one per pick, at most all.
-    int64_t getMaxSelected();
     /// Which expert operand `operandNumber` is, if it is one.
     std::optional<unsigned> getExpertPosition(unsigned operandNumber);
-    /// Whether expert `index` is kept in a tier.
-    bool isRemoteExpert(unsigned index);
     unsigned getNumRemoteExperts();
     /// FLOPs of `assignments` tokens through an expert, and bytes read and
     /// written when `selected` experts are picked.

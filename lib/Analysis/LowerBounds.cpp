@@ -16,6 +16,7 @@
 #include "hyperoffload/Dialect/HO/ComputeKinds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -84,16 +85,33 @@ struct PressurePoint {
 /// views are how a schedule moves or renames data, not uses of it; the
 /// return hands results over, and a plan may hand them over in a tier.
 static bool needsDataOnDevice(Operation *op) {
-  return !isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, AwaitOp, WaitOffloadOp>(
-             op) &&
+  return !isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, PrefetchBlocksOp,
+              OffloadSliceOp, AwaitOp, WaitOffloadOp>(op) &&
          !isTensorViewOp(op) && !op->hasTrait<OpTrait::ReturnLike>();
 }
 
-/// Whether `use` is an expert of a routed op: read only if its router picks
-/// it, which may never happen.
-static bool isRoutedExpert(OpOperand &use) {
-  auto routed = dyn_cast<RoutedOp>(use.getOwner());
-  return routed && routed.getExpertPosition(use.getOperandNumber());
+/// Whether `value` is read in blocks (the source of a ho.gather_blocks).
+static bool isReadInBlocks(Value value) {
+  return llvm::any_of(value.getUses(), [](OpOperand &use) {
+    auto gather = dyn_cast<GatherBlocksOp>(use.getOwner());
+    return gather && gather.getSource() == use.get();
+  });
+}
+
+/// Whether `use` needs no more than part of its tensor on the device, which
+/// a plan can move alone: an expert of a routed op (read only if its router
+/// picks it, which may never happen), the source of a ho.gather_blocks (its
+/// picked blocks), or the destination of a tensor.insert_slice into a
+/// tensor read in blocks (the written slice can be stored alone).
+static bool isReadInPart(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto routed = dyn_cast<RoutedOp>(user))
+    return routed.getExpertPosition(use.getOperandNumber()).has_value();
+  if (auto gather = dyn_cast<GatherBlocksOp>(user))
+    return gather.getSource() == use.get();
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
+    return insert.getDest() == use.get() && isReadInBlocks(use.get());
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -190,7 +208,7 @@ void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
     return;
   for (Value alias : buffer.aliases) {
     for (OpOperand &use : alias.getUses()) {
-      if (isRoutedExpert(use))
+      if (isReadInPart(use))
         continue;
       Operation *user = use.getOwner();
       // Uses inside a region count at the op that holds the region.
@@ -247,10 +265,20 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
   };
   op->walk([&](Operation *user) {
     for (OpOperand &use : user->getOpOperands())
-      if (!isRoutedExpert(use))
+      if (!isReadInPart(use))
         add(use.get());
   });
-  add(op->getResults());
+  // A result written in place into an operand needed only in part (a
+  // slice inserted into a tensor read in blocks) is that part.
+  for (OpResult result : op->getResults()) {
+    Value source = getAliasedSource(result);
+    bool inPart =
+        source && llvm::any_of(op->getOpOperands(), [&](OpOperand &use) {
+          return use.get() == source && isReadInPart(use);
+        });
+    if (!inPart)
+      add(result);
+  }
   return bytes;
 }
 

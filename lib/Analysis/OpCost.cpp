@@ -57,8 +57,10 @@ static bool doesNoDeviceWork(Operation *op) {
   auto isShaped = [](Type type) {
     return isa<TensorType, BaseMemRefType>(type);
   };
-  return isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, AwaitOp, tensor::EmptyOp>(
-             op) ||
+  // A gather of picked blocks is fused into the kernel that reads them (NSA
+  // loads the selected blocks by index): that kernel's reads are its cost.
+  return isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, PrefetchBlocksOp,
+             OffloadSliceOp, AwaitOp, GatherBlocksOp, tensor::EmptyOp>(op) ||
          isTensorViewOp(op) || op->hasTrait<OpTrait::ConstantLike>() ||
          op->hasTrait<OpTrait::IsTerminator>() || op->getNumResults() == 0 ||
          (llvm::none_of(op->getOperandTypes(), isShaped) &&

@@ -113,17 +113,27 @@ ho::tabulateRoutedSteps(const PolicyComparison &comparison) {
   ComparisonTable table;
   const RoutingOptions &routing = comparison.routing;
   table.title =
-      llvm::formatv("routed experts: {0} routing (seed {1}), predictor "
-                    "accuracy {2:f0}%, {3} steps on {4} devices",
+      llvm::formatv("routed experts and picked blocks: {0} routing (seed "
+                    "{1}), predictor accuracy {2:f0}%, {3} steps on {4} "
+                    "devices",
                     describeRouting(routing), routing.seed,
                     100 * routing.predictorAccuracy, baseline->steps,
                     baseline->devices)
           .str();
   table.bounds = "a step ends when its slowest device's does; DEVICE 0 is "
-                 "the device the graph describes";
-  table.columns = {{"POLICY"},         {"MEAN STEP", true}, {"P50", true},
-                   {"P99", true},      {"SLOWDOWN", true},  {"DEVICE 0", true},
-                   {"HIT RATE", true}, {"ON-DEMAND", true}, {"FITS"}};
+                 "the device the graph describes; HIT RATE and ON-DEMAND "
+                 "count experts, BLOCK HITS and BLOCKS ON-DEMAND KV blocks";
+  table.columns = {{"POLICY"},
+                   {"MEAN STEP", true},
+                   {"P50", true},
+                   {"P99", true},
+                   {"SLOWDOWN", true},
+                   {"DEVICE 0", true},
+                   {"HIT RATE", true},
+                   {"ON-DEMAND", true},
+                   {"BLOCK HITS", true},
+                   {"BLOCKS ON-DEMAND", true},
+                   {"FITS"}};
   for (const PolicyRun &run : comparison.runs) {
     if (!run.steps)
       continue;
@@ -137,6 +147,8 @@ ho::tabulateRoutedSteps(const PolicyComparison &comparison) {
          formatSeconds(steps.deviceMean),
          llvm::formatv("{0:f1}%", 100 * steps.hitRate).str(),
          std::to_string(steps.expertsFetchedOnDemand),
+         llvm::formatv("{0:f1}%", 100 * steps.blockHitRate).str(),
+         std::to_string(steps.blocksFetchedOnDemand),
          steps.outOfMemory    ? "no"
          : steps.overlaps > 0 ? "no (overlap)"
                               : "yes"});

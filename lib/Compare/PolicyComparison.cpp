@@ -397,7 +397,7 @@ FailureOr<PolicyRun> Comparer::run(ModuleOp module, ComparedPolicy policy,
   FailureOr<FunctionOpInterface> function =
       getComparedFunction(run->planned ? *run->planned : module);
   Block &body = function->getFunctionBody().front();
-  if (hasRoutedOps(body)) {
+  if (hasRunTimeSelections(body)) {
     FailureOr<StepStatistics> steps =
         simulateSteps(body, comparison.simulatedTarget, run->simulation,
                       options.routingSteps);

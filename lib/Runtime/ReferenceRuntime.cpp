@@ -26,11 +26,26 @@ struct RoutedGroup {
   std::vector<int64_t> slotExpert;
 };
 
+/// A prefetch of picked blocks: its source's layout and the block each
+/// place holds.
+struct BlockGroup {
+  int32_t tier;
+  int32_t queue;
+  ho_remote_t source;
+  int64_t rows;
+  int64_t picksPerRow;
+  int64_t rowBytes;
+  int64_t blockBytes;
+  int64_t deviceOffset;
+  std::vector<int32_t> placeBlock;
+};
+
 struct ReferenceState {
   std::vector<int8_t> arena;
   /// Indexed by handle.
   std::vector<TierCopy> copies;
   std::vector<RoutedGroup> groups;
+  std::vector<BlockGroup> blockGroups;
   std::vector<std::string> log;
 };
 } // namespace
@@ -65,6 +80,7 @@ void mlir::ho::resetReferenceRuntime(int64_t arenaBytes) {
   state.arena.assign(arenaBytes, 0);
   state.copies.clear();
   state.groups.clear();
+  state.blockGroups.clear();
   state.log.clear();
 }
 
@@ -229,4 +245,144 @@ extern "C" int64_t ho_routed_slot_expert(ho_routed_t handle, int64_t slot) {
     llvm::report_fatal_error(llvm::formatv(
         "ho_routed_slot_expert: group {0} has no slot {1}", handle, slot));
   return group.slotExpert[slot];
+}
+
+static BlockGroup &getBlockGroup(const char *call, ho_blocks_t handle) {
+  std::vector<BlockGroup> &groups = getState().blockGroups;
+  if (handle < 0 || handle >= static_cast<int64_t>(groups.size()))
+    llvm::report_fatal_error(
+        llvm::formatv("{0}: no block prefetch has handle {1}", call, handle));
+  return groups[handle];
+}
+
+/// The `count` int32 block indices at `offset` in the arena, each checked
+/// to be a block of a row of `rowBytes`.
+static std::vector<int32_t> readBlockPicks(const char *call, int64_t offset,
+                                           int64_t count,
+                                           const BlockGroup &group) {
+  std::vector<int32_t> picks(count);
+  std::memcpy(picks.data(), getArenaRange(call, offset, count * 4), count * 4);
+  int64_t blocks = (group.rowBytes + group.blockBytes - 1) / group.blockBytes;
+  for (int32_t block : picks)
+    if (block < 0 || block >= blocks)
+      llvm::report_fatal_error(
+          llvm::formatv("{0}: block {1} is out of range: a row has {2} blocks",
+                        call, block, blocks));
+  return picks;
+}
+
+/// Copies block `block` of row `row` of the group's source into place
+/// `place` (row-major over rows and picks).
+static void fillPlace(const char *call, BlockGroup &group, int64_t place,
+                      int32_t block) {
+  TierCopy &copy = getCopy(call, group.source);
+  int64_t row = place / group.picksPerRow;
+  int64_t start = row * group.rowBytes + block * group.blockBytes;
+  int64_t bytes =
+      std::min(group.blockBytes, group.rowBytes - block * group.blockBytes);
+  if (start + bytes > static_cast<int64_t>(copy.bytes.size()))
+    llvm::report_fatal_error(llvm::formatv(
+        "{0}: copy {1} holds {2} bytes, fewer than {3} rows of {4}", call,
+        group.source, copy.bytes.size(), group.rows, group.rowBytes));
+  std::memcpy(getArenaRange(call, group.deviceOffset + place * group.blockBytes,
+                            group.blockBytes),
+              copy.bytes.data() + start, bytes);
+  group.placeBlock[place] = block;
+}
+
+extern "C" ho_blocks_t
+ho_blocks_begin(int32_t tier, int32_t queue, ho_remote_t source,
+                int64_t selection_offset, int64_t rows, int64_t picks_per_row,
+                int64_t row_bytes, int64_t block_bytes, int64_t device_offset) {
+  const char *call = "ho_blocks_begin";
+  if (getCopy(call, source).tier != tier)
+    llvm::report_fatal_error(
+        llvm::formatv("{0}: copy {1} is not in tier {2}", call, source, tier));
+  int64_t places = rows * picks_per_row;
+  getArenaRange(call, device_offset, places * block_bytes);
+  getState().blockGroups.push_back({tier, queue, source, rows, picks_per_row,
+                                    row_bytes, block_bytes, device_offset,
+                                    std::vector<int32_t>(places, -1)});
+  ho_blocks_t handle = getState().blockGroups.size() - 1;
+  BlockGroup &group = getState().blockGroups.back();
+  std::vector<int32_t> picks =
+      readBlockPicks(call, selection_offset, places, group);
+  for (int64_t place = 0; place < places; ++place)
+    fillPlace(call, group, place, picks[place]);
+  getState().log.push_back(llvm::formatv(
+      "blocks begin tier={0} queue={1} copy={2} selection={3} rows={4} "
+      "picks={5} offset={6}",
+      tier, queue, source, selection_offset, rows, picks_per_row,
+      device_offset));
+  return handle;
+}
+
+extern "C" ho_event_t ho_blocks_event(ho_blocks_t handle) {
+  getBlockGroup("ho_blocks_event", handle);
+  return handle;
+}
+
+extern "C" void ho_blocks_ensure(ho_blocks_t handle, int64_t selection_offset) {
+  const char *call = "ho_blocks_ensure";
+  BlockGroup &group = getBlockGroup(call, handle);
+  int64_t k = group.picksPerRow;
+  std::vector<int32_t> picks =
+      readBlockPicks(call, selection_offset, group.rows * k, group);
+  int64_t moved = 0, fetched = 0;
+  for (int64_t row = 0; row < group.rows; ++row) {
+    // The places of a row as the prefetch left them, then each pick put in
+    // its own: from where the row holds it, else from the tier.
+    int8_t *rowBase =
+        getArenaRange(call, group.deviceOffset + row * k * group.blockBytes,
+                      k * group.blockBytes);
+    std::vector<int8_t> held(rowBase, rowBase + k * group.blockBytes);
+    std::vector<int32_t> heldBlock(group.placeBlock.begin() + row * k,
+                                   group.placeBlock.begin() + (row + 1) * k);
+    for (int64_t pick = 0; pick < k; ++pick) {
+      int64_t place = row * k + pick;
+      int32_t block = picks[place];
+      auto at = std::find(heldBlock.begin(), heldBlock.end(), block);
+      if (at == heldBlock.end()) {
+        fillPlace(call, group, place, block);
+        ++fetched;
+        continue;
+      }
+      int64_t from = at - heldBlock.begin();
+      if (from != pick)
+        ++moved;
+      std::memcpy(rowBase + pick * group.blockBytes,
+                  held.data() + from * group.blockBytes, group.blockBytes);
+      group.placeBlock[place] = block;
+    }
+  }
+  getState().log.push_back(
+      llvm::formatv("blocks ensure group={0} selection={1} moved={2} "
+                    "fetched={3}",
+                    handle, selection_offset, moved, fetched));
+}
+
+extern "C" ho_remote_t
+ho_offload_slice_start(int32_t tier, int32_t queue, ho_remote_t dest,
+                       int64_t device_offset, int64_t run_bytes, int64_t runs,
+                       int64_t dest_offset, int64_t dest_stride) {
+  const char *call = "ho_offload_slice_start";
+  TierCopy &copy = getCopy(call, dest);
+  const int8_t *source = getArenaRange(call, device_offset, runs * run_bytes);
+  for (int64_t run = 0; run < runs; ++run) {
+    int64_t at = dest_offset + run * dest_stride;
+    if (copy.tier != tier || at < 0 ||
+        at + run_bytes > static_cast<int64_t>(copy.bytes.size()))
+      llvm::report_fatal_error(llvm::formatv(
+          "{0}: run {1} writes bytes [{2}, {3}) of copy {4}, which holds {5} "
+          "bytes in tier {6}, not tier {7}",
+          call, run, at, at + run_bytes, dest, copy.bytes.size(), copy.tier,
+          tier));
+    std::memcpy(copy.bytes.data() + at, source + run * run_bytes, run_bytes);
+  }
+  getState().log.push_back(llvm::formatv(
+      "offload slice tier={0} queue={1} copy={2} offset={3} runs={4}x{5} "
+      "at={6} stride={7}",
+      tier, queue, dest, device_offset, runs, run_bytes, dest_offset,
+      dest_stride));
+  return dest;
 }

@@ -134,7 +134,9 @@ void TimelineSimulator::fetchRoutedMisses(RoutedOp routed) {
   ArrayRef<int64_t> staged;
   if (Value slots = routed.getStaged())
     if (auto await = slots.getDefiningOp<AwaitOp>())
-      staged = stagedExperts.lookup(await.getFuture());
+      if (auto it = stagedExperts.find(await.getFuture());
+          it != stagedExperts.end())
+        staged = it->second;
   double start = now, end = now;
   unsigned misses = 0;
   for (unsigned local : draw.picked) {

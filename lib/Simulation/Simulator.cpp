@@ -123,6 +123,10 @@ LogicalResult TimelineSimulator::checkInput() {
       tier = prefetch.getSource().getType().getTier();
     else if (auto routed = dyn_cast<PrefetchRoutedOp>(op))
       tier = cast<RemoteType>(routed.getExperts().front().getType()).getTier();
+    else if (auto blocks = dyn_cast<PrefetchBlocksOp>(op))
+      tier = blocks.getSource().getType().getTier();
+    else if (auto slice = dyn_cast<OffloadSliceOp>(op))
+      tier = slice.getResult().getType().getTier();
     else
       continue;
     if (options.mode != ExecutionMode::AsWritten)
@@ -411,6 +415,10 @@ LogicalResult TimelineSimulator::runAsWritten() {
           {&getChannel(remote.getTier(), Direction::ToDevice), transfer}};
     } else if (auto prefetch = dyn_cast<PrefetchRoutedOp>(op)) {
       issueRoutedPrefetch(prefetch);
+    } else if (auto prefetch = dyn_cast<PrefetchBlocksOp>(op)) {
+      issueBlockPrefetch(prefetch);
+    } else if (auto offload = dyn_cast<OffloadSliceOp>(op)) {
+      issueSliceOffload(offload);
     } else if (auto await = dyn_cast<AwaitOp>(op)) {
       auto it = prefetchOf.find(await.getFuture());
       if (it == prefetchOf.end())
@@ -433,6 +441,8 @@ LogicalResult TimelineSimulator::runAsWritten() {
     } else {
       if (auto routed = dyn_cast<RoutedOp>(op))
         fetchRoutedMisses(routed);
+      else if (auto gather = dyn_cast<GatherBlocksOp>(op))
+        fetchMissedBlocks(gather);
       runOp(op);
     }
 
@@ -510,7 +520,8 @@ double TimelineSimulator::drawUniform() {
 
 FailureOr<SimulationResult> TimelineSimulator::run() {
   jitterState = options.jitterSeed;
-  if (failed(checkInput()) || failed(drawRouting()))
+  if (failed(checkInput()) || failed(drawRouting()) ||
+      failed(drawBlockSelections()))
     return failure();
 
   switch (options.allocator) {

@@ -12,7 +12,10 @@
 using namespace mlir;
 using namespace mlir::ho;
 
-bool ho::hasRoutedOps(Block &body) { return !body.getOps<RoutedOp>().empty(); }
+bool ho::hasRunTimeSelections(Block &body) {
+  return !body.getOps<RoutedOp>().empty() ||
+         !body.getOps<GatherBlocksOp>().empty();
+}
 
 unsigned ho::getExpertParallelism(Block &body) {
   auto ops = body.getOps<RoutedOp>();
@@ -34,7 +37,7 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
                                             SimulationOptions options,
                                             unsigned steps, unsigned devices) {
   options.recordTimeline = false;
-  if (!hasRoutedOps(body)) {
+  if (!hasRunTimeSelections(body)) {
     steps = 1;
     devices = 1;
   } else if (devices == 0) {
@@ -64,7 +67,7 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
   stats.steps = steps;
   stats.devices = devices;
   std::vector<double> stepTimes(steps, 0);
-  uint64_t hits = 0;
+  uint64_t hits = 0, blockHits = 0;
   for (auto [index, run] : llvm::enumerate(results)) {
     unsigned step = index / devices, device = index % devices;
     stepTimes[step] = std::max(stepTimes[step], run.stepTime);
@@ -75,6 +78,9 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
     stats.expertsPicked += run.expertsPicked;
     stats.expertsFetchedOnDemand += run.expertsFetchedOnDemand;
     hits += run.expertsHit;
+    stats.blocksSelected += run.blocksSelected;
+    stats.blocksFetchedOnDemand += run.blocksFetchedOnDemand;
+    blockHits += run.blocksHit;
     stats.peakFootprintBytes =
         std::max(stats.peakFootprintBytes, run.peakFootprintBytes);
     stats.outOfMemory |= run.outOfMemory;
@@ -87,6 +93,8 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
   stats.deviceStallMean /= steps;
   if (stats.expertsPicked)
     stats.hitRate = static_cast<double>(hits) / stats.expertsPicked;
+  if (stats.blocksSelected)
+    stats.blockHitRate = static_cast<double>(blockHits) / stats.blocksSelected;
   std::sort(stepTimes.begin(), stepTimes.end());
   stats.p50 = getPercentile(stepTimes, 50);
   stats.p99 = getPercentile(stepTimes, 99);

@@ -119,6 +119,16 @@ private:
   /// hits and the others as fetched on demand.
   void countPickedExperts(RoutedOp routed);
 
+  // Selected blocks.
+  /// Draws the picks of every ho.gather_blocks op and what each
+  /// ho.prefetch_blocks fetches.
+  LogicalResult drawBlockSelections();
+  void issueBlockPrefetch(PrefetchBlocksOp prefetch);
+  /// Fetches the picked blocks of a remote source that the staged ones
+  /// lack, and counts hits.
+  void fetchMissedBlocks(GatherBlocksOp gather);
+  void issueSliceOffload(OffloadSliceOp offload);
+
   // Compute.
   void runOp(Operation *op);
   /// The next number in [0, 1) of the jitter's generator.
@@ -193,6 +203,10 @@ private:
   DenseMap<Operation *, SmallVector<int64_t>> routedFetches;
   /// The ids in the slots each routed future fills.
   DenseMap<Value, SmallVector<int64_t>> stagedExperts;
+  /// This run's picks of each ho.gather_blocks op, `k` block indices per
+  /// row, and the blocks each ho.prefetch_blocks future holds, alike.
+  DenseMap<Operation *, std::vector<int64_t>> blockPicks;
+  DenseMap<Value, std::vector<int64_t>> blockFetches;
   Operation *currentOp = nullptr;
   double now = 0;
   uint64_t jitterState = 0;

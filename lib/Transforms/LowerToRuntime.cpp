@@ -13,6 +13,7 @@
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Interfaces/CostOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -39,6 +40,26 @@ constexpr llvm::StringLiteral kRoutedBegin = "ho_routed_begin";
 constexpr llvm::StringLiteral kRoutedOffer = "ho_routed_offer";
 constexpr llvm::StringLiteral kRoutedEvent = "ho_routed_event";
 constexpr llvm::StringLiteral kRoutedEnsure = "ho_routed_ensure";
+constexpr llvm::StringLiteral kBlocksBegin = "ho_blocks_begin";
+constexpr llvm::StringLiteral kBlocksEvent = "ho_blocks_event";
+constexpr llvm::StringLiteral kBlocksEnsure = "ho_blocks_ensure";
+constexpr llvm::StringLiteral kOffloadSliceStart = "ho_offload_slice_start";
+
+/// How a tensor read in blocks lies in its tier: `rows` rows (the
+/// dimensions before the axis) of `rowBytes`, in blocks of `blockBytes`.
+struct BlockLayout {
+  int64_t rows = 0;
+  int64_t rowBytes = 0;
+  int64_t blockBytes = 0;
+};
+
+/// A slice of a tier copy as runs of contiguous bytes, evenly spaced.
+struct SliceRuns {
+  int64_t runBytes = 0;
+  int64_t runs = 0;
+  int64_t destOffset = 0;
+  int64_t destStride = 0;
+};
 
 /// What one transfer op needs from the plan: where its device bytes are,
 /// how many, and on which tier's queues.
@@ -55,6 +76,11 @@ struct TransferInfo {
   /// For a kernel, the tier of each remote expert (none for resident ones),
   /// read before their types become handles.
   SmallVector<std::optional<MemoryTier>> expertTiers;
+  /// Block prefetches: the source's layout, and picks per row.
+  BlockLayout blocks;
+  int64_t picksPerRow = 0;
+  /// Slice offloads: where the slice lands.
+  SliceRuns slice;
 };
 
 class RuntimeLowering {
@@ -88,6 +114,9 @@ private:
   void lower(WaitOffloadOp wait);
   void lower(PrefetchRoutedOp prefetch, const TransferInfo &info);
   void lower(RoutedOp routed, const TransferInfo &info);
+  void lower(PrefetchBlocksOp prefetch, const TransferInfo &info);
+  void lower(GatherBlocksOp gather, const TransferInfo &info);
+  void lower(OffloadSliceOp offload, const TransferInfo &info);
   void convertSignature();
 
   ModuleOp module;
@@ -96,8 +125,10 @@ private:
   BufferLiveness liveness;
   SmallVector<TransferInfo> transfers;
   Value arena;
-  /// The group handle of each lowered ho.prefetch_routed.
+  /// The group handle of each lowered ho.prefetch_routed and
+  /// ho.prefetch_blocks.
   DenseMap<Operation *, Value> routedGroups;
+  DenseMap<Operation *, Value> blockGroups;
 };
 } // namespace
 
@@ -118,6 +149,61 @@ FailureOr<int64_t> RuntimeLowering::getDeviceOffset(Operation *op,
            << "its device buffer has no offset in the static memory plan; "
               "run ho-assign-offsets first";
   return *offset;
+}
+
+/// The layout of `source` cut into blocks of `blockSize` along `axis`.
+static BlockLayout getBlockLayout(RankedTensorType source, int64_t axis,
+                                  int64_t blockSize) {
+  int64_t elementBytes = *getTensorSizeInBytes(source) /
+                         std::max<int64_t>(1, source.getNumElements());
+  ArrayRef<int64_t> shape = source.getShape();
+  BlockLayout layout;
+  layout.rows = ShapedType::getNumElements(shape.take_front(axis));
+  int64_t inner = ShapedType::getNumElements(shape.drop_front(axis + 1));
+  layout.rowBytes = shape[axis] * inner * elementBytes;
+  layout.blockBytes = blockSize * inner * elementBytes;
+  return layout;
+}
+
+/// `offload`'s slice as evenly spaced runs: the dimensions from the last
+/// partial one inwards are contiguous, and at most one dimension before
+/// them has more than one element.
+static FailureOr<SliceRuns> getSliceRuns(OffloadSliceOp offload) {
+  auto source = cast<RankedTensorType>(offload.getSource().getType());
+  auto dest =
+      cast<RankedTensorType>(offload.getDest().getType().getTensorType());
+  ArrayRef<int64_t> size = source.getShape(), full = dest.getShape();
+  ArrayRef<int64_t> offsets = offload.getOffsets();
+  int64_t rank = size.size();
+  int64_t elementBytes = *getTensorSizeInBytes(source) /
+                         std::max<int64_t>(1, source.getNumElements());
+  // Element strides of the destination, row-major.
+  SmallVector<int64_t> stride(rank, 1);
+  for (int64_t dim = rank - 2; dim >= 0; --dim)
+    stride[dim] = stride[dim + 1] * full[dim + 1];
+  int64_t contiguous = rank - 1;
+  while (contiguous > 0 && size[contiguous] == full[contiguous])
+    --contiguous;
+  SliceRuns runs;
+  runs.runBytes =
+      ShapedType::getNumElements(size.drop_front(contiguous)) * elementBytes;
+  runs.runs = 1;
+  runs.destStride = runs.runBytes;
+  for (int64_t dim = 0; dim < contiguous; ++dim) {
+    if (size[dim] == 1)
+      continue;
+    if (runs.runs > 1)
+      return offload.emitError()
+             << "stores a slice that is not evenly spaced runs of bytes in "
+                "its destination (more than one outer dimension of "
+             << source << " in " << dest << " has several elements); the "
+             << "runtime copies one strided run list";
+    runs.runs = size[dim];
+    runs.destStride = stride[dim] * elementBytes;
+  }
+  for (int64_t dim = 0; dim < rank; ++dim)
+    runs.destOffset += offsets[dim] * stride[dim] * elementBytes;
+  return runs;
 }
 
 LogicalResult RuntimeLowering::collect() {
@@ -165,6 +251,38 @@ LogicalResult RuntimeLowering::collect() {
         info.expertTiers.push_back(remote ? std::optional(remote.getTier())
                                           : std::nullopt);
       }
+    } else if (auto prefetch = dyn_cast<PrefetchBlocksOp>(op)) {
+      info.tier = prefetch.getSource().getType().getTier();
+      info.blocks =
+          getBlockLayout(cast<RankedTensorType>(
+                             prefetch.getSource().getType().getTensorType()),
+                         prefetch.getAxisAttr().getInt(),
+                         prefetch.getBlockSizeAttr().getInt());
+      info.picksPerRow =
+          cast<RankedTensorType>(prefetch.getSelection().getType())
+              .getShape()
+              .back();
+      offset = getDeviceOffset(&op, prefetch.getResult());
+      if (failed(collectSelection(&op, prefetch.getSelection(), info)))
+        return failure();
+    } else if (auto gather = dyn_cast<GatherBlocksOp>(op)) {
+      if (!gather.getStaged())
+        continue;
+      auto await = gather.getStaged().getDefiningOp<AwaitOp>();
+      if (!await || !await.getFuture().getDefiningOp<PrefetchBlocksOp>())
+        return gather.emitError()
+               << "reads staged blocks that are not the awaited result of a "
+                  "ho.prefetch_blocks, so no runtime group holds them";
+      if (failed(collectSelection(&op, gather.getSelection(), info)))
+        return failure();
+      info.slotsFrom = await.getFuture().getDefiningOp();
+    } else if (auto offload = dyn_cast<OffloadSliceOp>(op)) {
+      info.tier = offload.getResult().getType().getTier();
+      FailureOr<SliceRuns> runs = getSliceRuns(offload);
+      if (failed(runs))
+        return failure();
+      info.slice = *runs;
+      offset = getDeviceOffset(&op, offload.getSource());
     } else if (!isa<WaitOffloadOp>(op)) {
       continue;
     }
@@ -180,7 +298,7 @@ LogicalResult RuntimeLowering::collectSelection(Operation *op, Value selection,
                                                 TransferInfo &info) {
   auto type = cast<RankedTensorType>(selection.getType());
   if (!type.getElementType().isInteger(32))
-    return op->emitError() << "picks experts by " << type
+    return op->emitError() << "picks by " << type
                            << "; the runtime reads int32 ids";
   FailureOr<int64_t> offset = getDeviceOffset(op, selection);
   if (failed(offset))
@@ -308,6 +426,48 @@ void RuntimeLowering::lower(RoutedOp routed, const TransferInfo &info) {
   routed.replaceAllUsesWith(kernel.getResults());
 }
 
+void RuntimeLowering::lower(PrefetchBlocksOp prefetch,
+                            const TransferInfo &info) {
+  Location loc = prefetch.getLoc();
+  auto tier = static_cast<int32_t>(info.tier);
+  Value group = call(
+      loc, kBlocksBegin,
+      {constantI32(loc, tier), constantI32(loc, 2 * tier), prefetch.getSource(),
+       constantI64(loc, info.selectionOffset),
+       constantI64(loc, info.blocks.rows), constantI64(loc, info.picksPerRow),
+       constantI64(loc, info.blocks.rowBytes),
+       constantI64(loc, info.blocks.blockBytes), constantI64(loc, info.offset)},
+      builder.getI64Type());
+  blockGroups[prefetch] = group;
+  prefetch.getResult().replaceAllUsesWith(
+      call(loc, kBlocksEvent, {group}, builder.getI64Type()));
+}
+
+void RuntimeLowering::lower(GatherBlocksOp gather, const TransferInfo &info) {
+  Location loc = gather.getLoc();
+  call(loc, kBlocksEnsure,
+       {blockGroups.lookup(info.slotsFrom),
+        constantI64(loc, info.selectionOffset)},
+       {});
+  // The staged places hold the picked blocks in order now: they are the
+  // gather's result.
+  gather.getResult().replaceAllUsesWith(gather.getStaged());
+}
+
+void RuntimeLowering::lower(OffloadSliceOp offload, const TransferInfo &info) {
+  Location loc = offload.getLoc();
+  auto tier = static_cast<int32_t>(info.tier);
+  Value copy = call(loc, kOffloadSliceStart,
+                    {constantI32(loc, tier), constantI32(loc, 2 * tier + 1),
+                     offload.getDest(), constantI64(loc, info.offset),
+                     constantI64(loc, info.slice.runBytes),
+                     constantI64(loc, info.slice.runs),
+                     constantI64(loc, info.slice.destOffset),
+                     constantI64(loc, info.slice.destStride)},
+                    builder.getI64Type());
+  offload.getResult().replaceAllUsesWith(copy);
+}
+
 void RuntimeLowering::convertSignature() {
   Block &body = function.getBody().front();
   Type handle = builder.getI64Type();
@@ -347,6 +507,12 @@ void RuntimeLowering::rewrite() {
       lower(prefetch, info);
     else if (auto routed = dyn_cast<RoutedOp>(info.op))
       lower(routed, info);
+    else if (auto prefetch = dyn_cast<PrefetchBlocksOp>(info.op))
+      lower(prefetch, info);
+    else if (auto gather = dyn_cast<GatherBlocksOp>(info.op))
+      lower(gather, info);
+    else if (auto offload = dyn_cast<OffloadSliceOp>(info.op))
+      lower(offload, info);
     else
       lower(cast<WaitOffloadOp>(info.op));
   }

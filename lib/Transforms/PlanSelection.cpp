@@ -2,6 +2,7 @@
 
 #include "PlanSelection.h"
 
+#include "BlockStaging.h"
 #include "ColumnBlocks.h"
 #include "EagerUpdates.h"
 #include "PlanWriter.h"
@@ -52,10 +53,17 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
   // resident, as above, or hot sets with the others fetched on the
   // router's picks or on a prediction. This is placement, not a rewrite of
   // the program.
+  // KV caches read in picked blocks (BlockStaging.h) likewise: on the
+  // device, as above, or in a tier with only the picked blocks fetched.
+  OwningOpRef<func::FuncOp> blocks;
+  if (stalls())
+    blocks = chooseBlockStaging(function, target, options, best, bestScore);
+  func::FuncOp base = blocks ? *blocks : function;
   OwningOpRef<func::FuncOp> staged;
   if (stalls())
-    staged = chooseRoutedStaging(function, target, options, best, bestScore);
-  func::FuncOp base = staged ? *staged : function;
+    staged = chooseRoutedStaging(base, target, options, best, bestScore);
+  if (staged)
+    base = *staged;
 
   // The caller's state updated as soon as it can be (EagerUpdates.h).
   OwningOpRef<func::FuncOp> eager;
@@ -76,6 +84,44 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
   if (bestScore && bestScore->stallTime > 0)
     issueStarvedPrefetchesEarlier(best, target, options.budget);
   return best;
+}
+
+OwningOpRef<func::FuncOp> PlanSelector::chooseBlockStaging(
+    func::FuncOp function, const Target &target, const PlannerOptions &options,
+    ChosenPlan &best, std::optional<PlanScore> &bestScore) {
+  std::optional<MemoryTier> tier = target.getDefaultTier();
+  if (!tier || !hasStageableBlocks(function))
+    return nullptr;
+  // As for routed experts: the placements are compared on the planner's
+  // own plan of each, and the faster gets the full search.
+  std::optional<BlockStaging> fastest;
+  std::optional<PlanScore> fastestScore;
+  for (bool predicted : {false, true}) {
+    BlockStaging staging{predicted, *tier};
+    OwningOpRef<func::FuncOp> copy = function.clone();
+    stageSelectedBlocks(*copy, staging);
+    ChosenPlan candidate = chooseFitted(*copy, target, options);
+    std::optional<PlanScore> score =
+        candidate.trial ? scoreTrial(*candidate.trial, options.budget)
+                        : std::nullopt;
+    if (score && (!fastestScore || score->stepTime < fastestScore->stepTime)) {
+      fastest = staging;
+      fastestScore = score;
+    }
+  }
+  if (!fastest)
+    return nullptr;
+  OwningOpRef<func::FuncOp> copy = function.clone();
+  stageSelectedBlocks(*copy, *fastest);
+  ChosenPlan candidate = chooseInBodyOrder(*copy, target, options);
+  std::optional<PlanScore> score =
+      candidate.trial ? scoreTrial(*candidate.trial, options.budget)
+                      : std::nullopt;
+  if (!score || (bestScore && score->stepTime >= bestScore->stepTime))
+    return nullptr;
+  best = std::move(candidate);
+  bestScore = score;
+  return copy;
 }
 
 OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
@@ -371,7 +417,7 @@ PlanSelector::Trial PlanSelector::runTrial(func::FuncOp function,
     // the live bytes.
     BufferLiveness planned(body, target.device.allocationGranularity);
     trial.arena = assignOffsets(planned, *trial.result, budget).getArenaSize();
-    if (hasRoutedOps(body)) {
+    if (hasRunTimeSelections(body)) {
       FailureOr<StepStatistics> steps =
           simulateSteps(body, target, simulation, kScoringSteps);
       if (succeeded(steps))

@@ -120,6 +120,14 @@ private:
   /// Plans copies of `function` with some experts of its routed ops left
   /// in a tier (RoutedStaging.h) and takes the fastest that fits and beats
   /// `best`; returns that copy, or null when none did.
+  /// Plans copies of `function` with its block-read tensors left in a tier
+  /// (BlockStaging.h), their blocks fetched on the selection or on a
+  /// prediction, and takes the faster if it fits and beats `best`; returns
+  /// that copy, or null when neither did.
+  OwningOpRef<func::FuncOp>
+  chooseBlockStaging(func::FuncOp function, const Target &target,
+                     const PlannerOptions &options, ChosenPlan &best,
+                     std::optional<PlanScore> &bestScore);
   OwningOpRef<func::FuncOp>
   chooseRoutedStaging(func::FuncOp function, const Target &target,
                       const PlannerOptions &options, ChosenPlan &best,

@@ -98,6 +98,7 @@ public:
 private:
   Value attention(Value h);
   Value attend(Value q, Value keys, Value values, int64_t keyHeads);
+  Value sparseDecode(Value q, Value entry);
   Value denseFeedForward(Value h);
   Value mixtureOfExperts(Value h);
   Value swiglu(Value x, int64_t width, llvm::StringRef prefix);
@@ -112,8 +113,9 @@ private:
 };
 } // namespace
 
-/// Attention of q [B, H, Sq, Dk] over keys/values [B, Hk, Sk, D*]: full, or
-/// NSA's three branches combined by a gate.
+/// Attention of q [B, H, Sq, Dk] over keys/values [B, Hk, Sk, D*] of a
+/// causal step (prefill, training): full, or NSA's three branches combined
+/// by a gate.
 Value DeepSeekGraph::attend(Value q, Value keys, Value values,
                             int64_t keyHeads) {
   auto qType = cast<RankedTensorType>(q.getType());
@@ -129,74 +131,127 @@ Value DeepSeekGraph::attend(Value q, Value keys, Value values,
   // Keys each query attends to in a branch that looks at `limit` keys: with
   // a causal mask, half of them on average.
   auto keysSeen = [&](int64_t limit) {
-    return causal ? std::max<int64_t>(1, std::min(limit, context) / 2)
-                  : std::min(limit, context);
+    return std::max<int64_t>(1, std::min(limit, context) / 2);
   };
   auto branchFlops = [&](int64_t seen) {
     return batch * heads * queries * seen * (2 * (dk + dv) + 5);
   };
-  // Decoding reads only the blocks a branch looks at, not the whole cache.
-  int64_t elementBytes = sizeInBytes(RankedTensorType::get({1}, act));
-  auto branchBytes = [&](int64_t seen) -> std::optional<int64_t> {
-    if (causal)
-      return std::nullopt;
-    return sizeInBytes(q.getType()) * 2 +
-           batch * keyHeads * seen * (dk + dv) * elementBytes;
-  };
 
   int64_t compressed = std::max<int64_t>(
       1, (context - spec.nsaCompressBlock) / spec.nsaCompressStride + 1);
-  Value cmpKeys, cmpValues;
-  if (m.getMode() == Mode::Decode) {
-    // The compressed cache is kept between steps and updated in place.
-    auto cacheType =
-        RankedTensorType::get({batch, keyHeads, compressed, dk}, act);
-    Value cache = m.kvCache("nsa_compressed_cache", cacheType);
-    int64_t blockBytes =
-        2 * batch * keyHeads * spec.nsaCompressBlock * dk * elementBytes;
-    int64_t flops = 2 * batch * keyHeads * spec.nsaCompressBlock * dk;
-    cmpKeys = b.computeN("nsa_compress_update", {cache, keys}, {cacheType},
-                         "nsa_compress", flops, blockBytes, {0})[0];
-    m.kvCacheResult(cmpKeys);
-    cmpValues = cmpKeys;
-  } else {
-    int64_t flops =
-        2 * batch * keyHeads * compressed * spec.nsaCompressBlock * (dk + dv);
-    SmallVector<Value> cmp = l.pointwiseN(
-        "nsa_compress", {keys, values},
-        {RankedTensorType::get({batch, keyHeads, compressed, dk}, act),
-         RankedTensorType::get({batch, keyHeads, compressed, dv}, act)},
-        "nsa_compress", flops);
-    cmpKeys = cmp[0];
-    cmpValues = cmp[1];
-  }
-  int64_t seenCompressed =
-      causal ? std::max<int64_t>(1, compressed / 2) : compressed;
-  Value oCmp = l.attention("nsa_compressed_attention", q, cmpKeys, cmpValues,
+  int64_t flops =
+      2 * batch * keyHeads * compressed * spec.nsaCompressBlock * (dk + dv);
+  SmallVector<Value> cmp = l.pointwiseN(
+      "nsa_compress", {keys, values},
+      {RankedTensorType::get({batch, keyHeads, compressed, dk}, act),
+       RankedTensorType::get({batch, keyHeads, compressed, dv}, act)},
+      "nsa_compress", flops);
+  Value oCmp = l.attention("nsa_compressed_attention", q, cmp[0], cmp[1],
                            /*causal=*/false, "nsa_compressed",
-                           branchFlops(seenCompressed));
+                           branchFlops(std::max<int64_t>(1, compressed / 2)));
 
   Builder builder(&b.getContext());
   Value selected = l.pointwise(
-      "nsa_select", {q, cmpKeys},
+      "nsa_select", {q, cmp[0]},
       RankedTensorType::get({batch, heads, queries, spec.nsaSelectCount},
                             builder.getI32Type()),
       "nsa_select_blocks", 2 * batch * heads * queries * compressed * dk);
-  int64_t seenSelected = keysSeen(spec.nsaSelectCount * spec.nsaSelectBlock);
-  Value oSel =
-      l.pointwiseN("nsa_selected_attention", {q, keys, values, selected},
-                   {RankedTensorType::get({batch, heads, queries, dv}, act)},
-                   "nsa_selected", branchFlops(seenSelected))[0];
-  if (std::optional<int64_t> bytes = branchBytes(seenSelected))
-    cast<ComputeOp>(oSel.getDefiningOp())
-        .setBytesAttr(builder.getI64IntegerAttr(*bytes));
-  int64_t seenWindow = keysSeen(spec.nsaWindow);
+  Value oSel = l.pointwiseN(
+      "nsa_selected_attention", {q, keys, values, selected},
+      {RankedTensorType::get({batch, heads, queries, dv}, act)}, "nsa_selected",
+      branchFlops(keysSeen(spec.nsaSelectCount * spec.nsaSelectBlock)))[0];
   Value oWin = l.attention("nsa_window_attention", q, keys, values,
                            /*causal=*/false, "nsa_window",
-                           branchFlops(seenWindow), branchBytes(seenWindow));
+                           branchFlops(keysSeen(spec.nsaWindow)));
   return l.pointwise("nsa_gate", {oCmp, oSel, oWin, q},
                      RankedTensorType::get({batch, heads, queries, dv}, act),
                      "nsa_gate", 4 * batch * heads * queries * dv);
+}
+
+/// NSA in a decode step of absorbed MLA: q [B, H, Sq, D] over the latent KV
+/// cache, `entry` [B, 1, Sq, D] the step's own rows. The last nsaWindow
+/// tokens are kept in a window of their own, which the sliding-window branch
+/// reads whole and the compressed cache is updated from; the older tokens
+/// are in the cache proper, of which the step reads only the blocks its
+/// selection picks (ho.gather_blocks) and writes only the rows that leave
+/// the window. Both together hold the context once.
+Value DeepSeekGraph::sparseDecode(Value q, Value entry) {
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto entryType = cast<RankedTensorType>(entry.getType());
+  int64_t batch = qType.getDimSize(0), heads = qType.getDimSize(1),
+          queries = qType.getDimSize(2), width = qType.getDimSize(3),
+          context = m.getContext(), rows = entryType.getDimSize(2);
+  int64_t window = std::min(spec.nsaWindow, context);
+  // The rows that leave the window this step go to the end of the cache.
+  int64_t cached = context - window;
+  bool hasCache = cached >= rows;
+  auto branchFlops = [&](int64_t seen) {
+    return batch * heads * queries * seen * (4 * width + 5);
+  };
+  auto rowsType = [&](int64_t count) {
+    return RankedTensorType::get({batch, 1, count, width}, act);
+  };
+  Builder builder(&b.getContext());
+
+  // The new rows enter the window, pushing out as many of its oldest.
+  Value windowCache = m.kvCache("kv_window", rowsType(window));
+  int64_t rowBytes = sizeInBytes(entryType);
+  SmallVector<Value> appended = b.computeN(
+      "kv_append", {windowCache, entry}, {rowsType(window), entryType},
+      "kv_window_append", /*flops=*/0, 3 * rowBytes, {0, ComputeOp::kUntied});
+  Value recent = appended[0];
+  m.kvCacheResult(recent);
+
+  // The compressed cache gains the blocks the new rows complete.
+  int64_t compressed = std::max<int64_t>(
+      1, (context - spec.nsaCompressBlock) / spec.nsaCompressStride + 1);
+  Value cmpCache = m.kvCache("nsa_compressed_cache", rowsType(compressed));
+  int64_t blockBytes = 2 * batch * spec.nsaCompressBlock * width *
+                       sizeInBytes(RankedTensorType::get({1}, act));
+  Value cmp =
+      b.computeN("nsa_compress_update", {cmpCache, recent},
+                 {rowsType(compressed)}, "nsa_compress",
+                 2 * batch * spec.nsaCompressBlock * width, blockBytes, {0})[0];
+  m.kvCacheResult(cmp);
+
+  // Blocks are picked per sequence (one latent head), for all query heads.
+  // Of NSA's selected blocks, the 2 local ones are always picked (NSA,
+  // section 4.1) and lie in the window; the others come from the cache (a
+  // context within the window has every block there).
+  int64_t blocks = llvm::divideCeil(cached, spec.nsaSelectBlock);
+  int64_t fromCache = std::max<int64_t>(1, spec.nsaSelectCount - 2);
+  int64_t picks = hasCache ? std::min(fromCache, blocks) : fromCache;
+  Value selected = l.pointwise(
+      "nsa_select", {q, cmp},
+      RankedTensorType::get({batch, 1, picks}, builder.getI32Type()),
+      "nsa_select_blocks", 2 * batch * heads * queries * compressed * width);
+  // The selection scores the compressed keys (NSA, equation 8); the
+  // compressed branch's output and the window's branch do not wait for it.
+  Value oCmp =
+      l.attention("nsa_compressed_attention", q, cmp, cmp,
+                  /*causal=*/false, "nsa_compressed", branchFlops(compressed));
+  Value oWin = l.attention("nsa_window_attention", q, recent, recent,
+                           /*causal=*/false, "nsa_window", branchFlops(window));
+  Value oSel;
+  if (hasCache) {
+    Value cache = m.kvCache("kv_cache", rowsType(cached));
+    Value picked =
+        b.gatherBlocks(cache, selected, 2, spec.nsaSelectBlock, "nsa_gather");
+    oSel = l.attention(
+        "nsa_selected_attention", q, picked, picked, /*causal=*/false,
+        "nsa_selected",
+        branchFlops(cast<RankedTensorType>(picked.getType()).getDimSize(2)));
+    m.kvCacheResult(b.insertSlice(appended[1], cache, {0, 0, cached - rows, 0},
+                                  "kv_cache_append"));
+  } else {
+    oSel = l.pointwiseN(
+        "nsa_selected_attention", {q, recent, selected},
+        {RankedTensorType::get({batch, heads, queries, width}, act)},
+        "nsa_selected", branchFlops(window))[0];
+  }
+  return l.pointwise("nsa_gate", {oCmp, oSel, oWin, q},
+                     RankedTensorType::get({batch, heads, queries, width}, act),
+                     "nsa_gate", 4 * batch * heads * queries * width);
 }
 
 Value DeepSeekGraph::attention(Value h) {
@@ -228,17 +283,22 @@ Value DeepSeekGraph::attention(Value h) {
     // compressed cache directly, and the output leaves it again.
     auto entryType = l.activation({batch, 1, step, latent + rope});
     Value entry = l.pointwise("rope", {ckv, kvNorm}, entryType, "kv_latent");
-    auto cacheType = l.activation({batch, 1, m.getContext(), latent + rope});
-    Value cache = m.kvCache("kv_cache", cacheType);
-    Value updated =
-        b.computeN("kv_append", {cache, entry}, {cacheType}, "kv_cache_append",
-                   std::nullopt, std::nullopt, {0})[0];
-    m.kvCacheResult(updated);
     Value qLatent =
         b.compute("mla_absorb_q", {qh, wUkv},
                   l.activation({batch, heads, step, latent + rope}), "q_absorb",
                   2 * batch * heads * step * nope * latent);
-    Value oLatent = attend(qLatent, updated, updated, /*keyHeads=*/1);
+    Value oLatent;
+    if (nsa) {
+      oLatent = sparseDecode(qLatent, entry);
+    } else {
+      auto cacheType = l.activation({batch, 1, m.getContext(), latent + rope});
+      Value cache = m.kvCache("kv_cache", cacheType);
+      Value updated =
+          b.computeN("kv_append", {cache, entry}, {cacheType},
+                     "kv_cache_append", std::nullopt, std::nullopt, {0})[0];
+      m.kvCacheResult(updated);
+      oLatent = attend(qLatent, updated, updated, /*keyHeads=*/1);
+    }
     o = b.compute("mla_absorb_o", {oLatent, wUkv},
                   l.activation({batch, heads, step, dv}), "o_absorb",
                   2 * batch * heads * step * latent * dv);

@@ -98,6 +98,31 @@ SmallVector<Value> GraphBuilder::routed(llvm::StringRef kind, ValueRange inputs,
   return SmallVector<Value>(op.getResults());
 }
 
+Value GraphBuilder::gatherBlocks(Value source, Value selection, int64_t axis,
+                                 int64_t blockSize, llvm::StringRef name) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] =
+      cast<RankedTensorType>(selection.getType()).getShape().back() * blockSize;
+  return GatherBlocksOp::create(
+      builder, loc(name), RankedTensorType::get(shape, type.getElementType()),
+      source, selection, /*staged=*/Value(), axis, blockSize);
+}
+
+Value GraphBuilder::insertSlice(Value source, Value dest,
+                                ArrayRef<int64_t> offsets,
+                                llvm::StringRef name) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> offsetValues, sizes, strides;
+  for (auto [offset, size] : llvm::zip(offsets, type.getShape())) {
+    offsetValues.push_back(builder.getIndexAttr(offset));
+    sizes.push_back(builder.getIndexAttr(size));
+    strides.push_back(builder.getIndexAttr(1));
+  }
+  return tensor::InsertSliceOp::create(builder, loc(name), source, dest,
+                                       offsetValues, sizes, strides);
+}
+
 Value GraphBuilder::fetch(Value remote, llvm::StringRef name) {
   Value future = PrefetchOp::create(builder, loc(name), remote);
   return AwaitOp::create(builder, loc(name), future);

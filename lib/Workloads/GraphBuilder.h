@@ -89,6 +89,15 @@ public:
                             TypeRange resultTypes, llvm::StringRef name,
                             int64_t firstExpert, int64_t totalExperts);
 
+  /// Emits `ho.gather_blocks`: the blocks of `blockSize` along `axis` of
+  /// `source` that the run-time `selection` picks.
+  Value gatherBlocks(Value source, Value selection, int64_t axis,
+                     int64_t blockSize, llvm::StringRef name);
+  /// `tensor.insert_slice` of `source` into `dest` at `offsets`, unit
+  /// strides: an in-place update of part of `dest`.
+  Value insertSlice(Value source, Value dest, ArrayRef<int64_t> offsets,
+                    llvm::StringRef name);
+
   /// `ho.prefetch` and `ho.await` of a remote value; `ho.offload` of a
   /// device value to the pool.
   Value fetch(Value remote, llvm::StringRef name);

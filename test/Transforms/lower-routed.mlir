@@ -75,7 +75,7 @@ func.func @slots_from_argument(%x: tensor<4xf32> {ho.offset = 0 : i64},
 func.func @float_picks(%x: tensor<4xf32> {ho.offset = 0 : i64},
                        %ids: tensor<1x1xi64> {ho.offset = 64 : i64},
                        %e0: !ho.remote<tensor<8xf32>>) attributes {ho.arena_size = 256 : i64} {
-  // expected-error @below {{picks experts by 'tensor<1x1xi64>'; the runtime reads int32 ids}}
+  // expected-error @below {{picks by 'tensor<1x1xi64>'; the runtime reads int32 ids}}
   %f = ho.prefetch_routed %ids : tensor<1x1xi64>
       experts(%e0 : !ho.remote<tensor<8xf32>>)
       {expert_ids = array<i64: 0>, total_experts = 2 : i64,

@@ -70,6 +70,62 @@ TEST(ReferenceRuntimeTest, RoutedSlotsHoldThePickedExperts) {
             1);
 }
 
+// Two rows of 3 blocks of 4 bytes (the last short: 10 bytes a row); the
+// prefetch guessed blocks {2, 0} and {1, 2}, the selection is {0, 1} and
+// {2, 1}: row 0 keeps block 0 and fetches 1, row 1 swaps its two places.
+TEST(ReferenceRuntimeTest, BlocksLandInTheSelectionsOrder) {
+  resetReferenceRuntime(64);
+  auto writeIds = [](int64_t offset, std::initializer_list<int32_t> ids) {
+    std::memcpy(getReferenceArena() + offset, ids.begin(), 4 * ids.size());
+  };
+  writeIds(0, {2, 0, 1, 2});
+  writeIds(16, {0, 1, 2, 1});
+  std::vector<int8_t> cache = makePattern(20, 1);
+  ho_remote_t source = createReferenceCopy(HO_TIER_POOL, cache);
+  ho_blocks_t group = ho_blocks_begin(
+      HO_TIER_POOL, 0, source, /*selection_offset=*/0, /*rows=*/2,
+      /*picks_per_row=*/2, /*row_bytes=*/10, /*block_bytes=*/4,
+      /*device_offset=*/32);
+  ho_event_wait(ho_blocks_event(group));
+  // Row 0's block 2 is its last 2 bytes.
+  EXPECT_TRUE(std::equal(cache.begin() + 8, cache.begin() + 10,
+                         getReferenceArena() + 32));
+  ho_blocks_ensure(group, /*selection_offset=*/16);
+  auto block = [&](int64_t row, int64_t index) {
+    return std::vector<int8_t>(cache.begin() + row * 10 + index * 4,
+                               cache.begin() + row * 10 + index * 4 +
+                                   std::min<int64_t>(4, 10 - index * 4));
+  };
+  auto place = [&](int64_t index, int64_t bytes) {
+    int8_t *at = getReferenceArena() + 32 + index * 4;
+    return std::vector<int8_t>(at, at + bytes);
+  };
+  EXPECT_EQ(place(0, 4), block(0, 0));
+  EXPECT_EQ(place(1, 4), block(0, 1));
+  EXPECT_EQ(place(2, 2), block(1, 2));
+  EXPECT_EQ(place(3, 4), block(1, 1));
+  EXPECT_EQ(getReferenceCallLog().back(),
+            "blocks ensure group=0 selection=16 moved=3 fetched=1");
+}
+
+// One row of 2 elements of 4 bytes into rows 1 of a [2, 3, 2] copy: two
+// runs of 8 bytes, 24 bytes apart.
+TEST(ReferenceRuntimeTest, SliceOffloadWritesOnlyItsRuns) {
+  resetReferenceRuntime(64);
+  std::vector<int8_t> row = makePattern(16, 100);
+  std::copy(row.begin(), row.end(), getReferenceArena());
+  std::vector<int8_t> cache(48, 0);
+  ho_remote_t dest = createReferenceCopy(HO_TIER_HOST, cache);
+  EXPECT_EQ(ho_offload_slice_start(HO_TIER_HOST, 3, dest, 0, /*run_bytes=*/8,
+                                   /*runs=*/2, /*dest_offset=*/8,
+                                   /*dest_stride=*/24),
+            dest);
+  std::vector<int8_t> expected(48, 0);
+  std::copy(row.begin(), row.begin() + 8, expected.begin() + 8);
+  std::copy(row.begin() + 8, row.end(), expected.begin() + 32);
+  EXPECT_EQ(getReferenceCopy(dest), expected);
+}
+
 TEST(ReferenceRuntimeTest, TransfersMoveTheBytes) {
   resetReferenceRuntime(64);
   std::vector<int8_t> pattern = makePattern(16, 1);

@@ -104,6 +104,42 @@ void ho_routed_ensure(ho_routed_t group, int64_t selection_offset,
  * kernel's table of what it reads where. */
 int64_t ho_routed_slot_expert(ho_routed_t group, int64_t slot);
 
+/* Picked blocks (ho.prefetch_blocks, ho.gather_blocks): a tensor in a tier
+ * is `rows` rows of `row_bytes` bytes, each cut into blocks of
+ * `block_bytes` (the last may be short). Picks are `rows * picks_per_row`
+ * int32 block indices in the arena at `selection_offset`, row by row; the
+ * blocks land side by side at `device_offset`, `picks_per_row` full-size
+ * places per row. */
+typedef int64_t ho_blocks_t;
+
+/* Starts copying the blocks of `source` (a copy in `tier`) that the picks
+ * name into their places, on `queue`, and returns a group that remembers
+ * which block each place holds. The picks may be a prediction. */
+ho_blocks_t ho_blocks_begin(int32_t tier, int32_t queue, ho_remote_t source,
+                            int64_t selection_offset, int64_t rows,
+                            int64_t picks_per_row, int64_t row_bytes,
+                            int64_t block_bytes, int64_t device_offset);
+
+/* The event of every copy the group has started, for ho_event_wait. */
+ho_event_t ho_blocks_event(ho_blocks_t group);
+
+/* Right before the gather that reads the group's places: puts the block
+ * that each of the picks at `selection_offset` names into the place of
+ * that pick, moving the ones the group holds elsewhere and copying the
+ * ones it lacks from its source on its queue, and returns when they have
+ * landed. After a prefetch on the same picks it changes nothing. */
+void ho_blocks_ensure(ho_blocks_t group, int64_t selection_offset);
+
+/* Starts copying `runs` runs of `run_bytes` bytes from `device_offset` in
+ * the arena (one after the other) into the copy `dest` in `tier`, the i-th
+ * at byte `dest_offset + i * dest_stride` of it, on `queue`, and returns
+ * `dest`, updated in place (ho.offload_slice). The device bytes must stay
+ * untouched until the copy has completed. */
+ho_remote_t ho_offload_slice_start(int32_t tier, int32_t queue,
+                                   ho_remote_t dest, int64_t device_offset,
+                                   int64_t run_bytes, int64_t runs,
+                                   int64_t dest_offset, int64_t dest_stride);
+
 #ifdef __cplusplus
 }
 #endif

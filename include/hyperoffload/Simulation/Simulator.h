@@ -191,6 +191,11 @@ struct SimulationResult {
   unsigned expertsPicked = 0;
   unsigned expertsHit = 0;
   unsigned expertsFetchedOnDemand = 0;
+  /// `ho.gather_blocks` ops: blocks picked, how many were on the device when
+  /// the gather started, and how many compute waited for.
+  unsigned blocksSelected = 0;
+  unsigned blocksHit = 0;
+  unsigned blocksFetchedOnDemand = 0;
 
   /// Traffic per tier (indexed by MemoryTier) and direction.
   std::array<std::array<LinkTraffic, 2>, 3> traffic;

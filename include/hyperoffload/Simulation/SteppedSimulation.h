@@ -1,11 +1,12 @@
 //===- SteppedSimulation.h - Many steps of drawn routing ---------*- C++
 //-*-===//
 //
-// A function with ho.routed ops behaves differently at every step: its
-// router picks other experts. This runs it for a number of steps, each on
-// every device of its expert-parallel group (a step ends when the slowest
-// device's does), and reports the distribution. Without routed ops every
-// step is the same and one run is the answer.
+// A function with ho.routed or ho.gather_blocks ops behaves differently at
+// every step: its router picks other experts, its selections other blocks. This
+// runs it for a number of steps, each on every device of its expert-parallel
+// group (a step ends when the slowest device's does), and reports the
+// distribution. Without routed ops every step is the same and one run is the
+// answer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,15 +36,20 @@ struct StepStatistics {
   double hitRate = 1;
   uint64_t expertsPicked = 0;
   uint64_t expertsFetchedOnDemand = 0;
+  /// The same for the blocks ho.gather_blocks ops pick.
+  double blockHitRate = 1;
+  uint64_t blocksSelected = 0;
+  uint64_t blocksFetchedOnDemand = 0;
   /// The worst of every run.
   int64_t peakFootprintBytes = 0;
   bool outOfMemory = false;
   unsigned overlaps = 0;
 };
 
-/// Whether `body` holds ho.routed ops, and the expert-parallel degree the
-/// first implies (total experts over the experts it holds); 1 without.
-bool hasRoutedOps(Block &body);
+/// Whether `body` reads what only the run picks (ho.routed or
+/// ho.gather_blocks ops); and the expert-parallel degree the first routed
+/// op implies (total experts over the experts it holds), 1 without.
+bool hasRunTimeSelections(Block &body);
 unsigned getExpertParallelism(Block &body);
 
 /// Simulates `steps` steps of `body` on `devices` devices (0: the

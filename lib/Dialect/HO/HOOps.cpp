@@ -301,11 +301,13 @@ LogicalResult RoutedOp::verify() {
   auto selection = cast<RankedTensorType>(getSelection().getType());
   if (failed(verifyRouting(*this, selection, getExperts(), getTotalExperts())))
     return failure();
+  // I64Attr getters are unsigned; a negative attribute must read as one.
   int64_t count = getExperts().size();
-  if (getFirstExpert() < 0 || getFirstExpert() > getTotalExperts() - count)
-    return emitOpError() << "holds experts " << getFirstExpert() << " to "
-                         << getFirstExpert() + count - 1
-                         << " of total_experts = " << getTotalExperts()
+  int64_t first = getFirstExpertAttr().getInt();
+  int64_t total = getTotalExpertsAttr().getInt();
+  if (first < 0 || first > total - count)
+    return emitOpError() << "holds experts " << first << " to "
+                         << first + count - 1 << " of total_experts = " << total
                          << ", which is out of range";
   unsigned remote = getNumRemoteExperts();
   if (!remote) {
@@ -341,11 +343,11 @@ LogicalResult PrefetchRoutedOp::verify() {
   if (ids.size() != getExperts().size())
     return emitOpError() << "has " << getExperts().size() << " experts but "
                          << ids.size() << " expert_ids: give one per expert";
+  int64_t total = getTotalExpertsAttr().getInt();
   for (auto [index, id] : llvm::enumerate(ids)) {
-    if (id < 0 || id >= getTotalExperts())
+    if (id < 0 || id >= total)
       return emitOpError() << "expert_ids[" << index << "] = " << id
-                           << " is out of range: total_experts = "
-                           << getTotalExperts();
+                           << " is out of range: total_experts = " << total;
     if (llvm::is_contained(ids.take_front(index), id))
       return emitOpError() << "expert_ids[" << index << "] = " << id
                            << " repeats an earlier id";

@@ -315,3 +315,91 @@ func.func @prefetch_routed_slots(%ids: tensor<2x1xi32>, %e0: !ho.remote<tensor<8
       {expert_ids = array<i64: 0, 1, 2>, total_experts = 4 : i64} -> !ho.future<tensor<3x8xbf16>>
   return
 }
+
+// -----
+
+func.func @gather_blocks_axis(%c: tensor<2x10x8xbf16>, %sel: tensor<2x2xi32>) {
+  // expected-error @below {{axis = 3 is out of range for 'tensor<2x10x8xbf16>' (rank 3)}}
+  %g = ho.gather_blocks %c[%sel] {axis = 3 : i64, block_size = 4 : i64}
+      : tensor<2x10x8xbf16>, tensor<2x2xi32> -> tensor<2x8x8xbf16>
+  return
+}
+
+// -----
+
+func.func @gather_blocks_negative_block(%c: tensor<2x10x8xbf16>, %sel: tensor<2x2xi32>) {
+  // expected-error @below {{block_size = -4 must be positive}}
+  %g = ho.gather_blocks %c[%sel] {axis = 1 : i64, block_size = -4 : i64}
+      : tensor<2x10x8xbf16>, tensor<2x2xi32> -> tensor<2x8x8xbf16>
+  return
+}
+
+// -----
+
+func.func @gather_blocks_rows(%c: tensor<2x10x8xbf16>, %sel: tensor<3x2xi32>) {
+  // expected-error @below {{selection must be an integer tensor of block indices, [rows..., k] with the rows of the source before axis 1, but is 'tensor<3x2xi32>'}}
+  %g = ho.gather_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
+      : tensor<2x10x8xbf16>, tensor<3x2xi32> -> tensor<2x8x8xbf16>
+  return
+}
+
+// -----
+
+func.func @gather_blocks_too_many(%c: tensor<2x10x8xbf16>, %sel: tensor<2x4xi32>) {
+  // expected-error @below {{picks 4 blocks per row of 3; pick 1 to 3}}
+  %g = ho.gather_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
+      : tensor<2x10x8xbf16>, tensor<2x4xi32> -> tensor<2x16x8xbf16>
+  return
+}
+
+// -----
+
+func.func @gather_blocks_result(%c: tensor<2x10x8xbf16>, %sel: tensor<2x2xi32>) {
+  // expected-error @below {{yields 'tensor<2x4x8xbf16>', but 2 blocks of 4 along axis 1 of 'tensor<2x10x8xbf16>' are 'tensor<2x8x8xbf16>'}}
+  %g = ho.gather_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
+      : tensor<2x10x8xbf16>, tensor<2x2xi32> -> tensor<2x4x8xbf16>
+  return
+}
+
+// -----
+
+func.func @gather_blocks_remote_unstaged(%c: !ho.remote<tensor<2x10x8xbf16>>, %sel: tensor<2x2xi32>) {
+  // expected-error @below {{reads a remote source but has no staged blocks: pass the awaited result of a ho.prefetch_blocks of it}}
+  %g = ho.gather_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
+      : !ho.remote<tensor<2x10x8xbf16>>, tensor<2x2xi32> -> tensor<2x8x8xbf16>
+  return
+}
+
+// -----
+
+func.func @gather_blocks_device_staged(%c: tensor<2x10x8xbf16>, %sel: tensor<2x2xi32>, %s: tensor<2x8x8xbf16>) {
+  // expected-error @below {{has staged blocks but a device source to read them from; drop them}}
+  %g = ho.gather_blocks %c[%sel] staged(%s : tensor<2x8x8xbf16>) {axis = 1 : i64, block_size = 4 : i64}
+      : tensor<2x10x8xbf16>, tensor<2x2xi32> -> tensor<2x8x8xbf16>
+  return
+}
+
+// -----
+
+func.func @prefetch_blocks_result(%c: !ho.remote<tensor<2x10x8xbf16>>, %sel: tensor<2x2xi32>) {
+  // expected-error @below {{yields 'tensor<2x12x8xbf16>', but 2 blocks of 4 along axis 1 of 'tensor<2x10x8xbf16>' are 'tensor<2x8x8xbf16>'}}
+  %f = ho.prefetch_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
+      : !ho.remote<tensor<2x10x8xbf16>>, tensor<2x2xi32> -> !ho.future<tensor<2x12x8xbf16>>
+  return
+}
+
+// -----
+
+func.func @offload_slice_outside(%row: tensor<2x1x8xbf16>, %c: !ho.remote<tensor<2x10x8xbf16>>) {
+  // expected-error @below {{offset 10 in dimension 1 puts 1 elements outside 10}}
+  %n = ho.offload_slice %row into %c [0, 10, 0] : tensor<2x1x8xbf16> into !ho.remote<tensor<2x10x8xbf16>>
+  return
+}
+
+// -----
+
+func.func @offload_slice_rank(%row: tensor<2x1x8xbf16>, %c: !ho.remote<tensor<2x10x8xbf16>>) {
+  // expected-error @below {{has 2 offsets for a rank-3 destination}}
+  %n = ho.offload_slice %row into %c [0, 9] : tensor<2x1x8xbf16> into !ho.remote<tensor<2x10x8xbf16>>
+  return
+}

@@ -103,3 +103,33 @@ func.func @routed_experts(%x: tensor<2x8xbf16>, %ids: tensor<2x1xi32>,
       {first_expert = 4 : i64, total_experts = 8 : i64} -> tensor<2x8xbf16>
   return %y : tensor<2x8xbf16>
 }
+
+// A KV cache read in blocks: gathered on the device, or left in the pool
+// with the picked blocks prefetched and one row stored back.
+// CHECK-LABEL: func.func @selected_blocks
+// CHECK:         ho.gather_blocks %{{.*}}[%[[SEL:.*]]] {axis = 2 : i64, block_size = 4 : i64} : tensor<2x1x10x8xbf16>, tensor<2x1x2xi32> -> tensor<2x1x8x8xbf16>
+// CHECK:         %[[F:.*]] = ho.prefetch_blocks %[[R:.*]][%[[SEL]]] {axis = 2 : i64, block_size = 4 : i64} : !ho.remote<tensor<2x1x10x8xbf16>>, tensor<2x1x2xi32> -> !ho.future<tensor<2x1x8x8xbf16>>
+// CHECK:         %[[S:.*]] = ho.await %[[F]]
+// CHECK:         ho.gather_blocks %[[R]][%[[SEL]]] staged(%[[S]] : tensor<2x1x8x8xbf16>) {axis = 2 : i64, block_size = 4 : i64} : !ho.remote<tensor<2x1x10x8xbf16>>, tensor<2x1x2xi32> -> tensor<2x1x8x8xbf16>
+// CHECK:         ho.offload_slice %{{.*}} into %[[R]] [0, 0, 9, 0] : tensor<2x1x1x8xbf16> into !ho.remote<tensor<2x1x10x8xbf16>>
+// GENERIC-LABEL: sym_name = "selected_blocks"
+// GENERIC: "ho.gather_blocks"(%{{.+}}, %{{.+}}) <{axis = 2 : i64, block_size = 4 : i64}>
+// GENERIC: "ho.prefetch_blocks"(%{{.+}}, %{{.+}}) <{axis = 2 : i64, block_size = 4 : i64}>
+// GENERIC: "ho.offload_slice"(%{{.+}}, %{{.+}}) <{offsets = array<i64: 0, 0, 9, 0>}>
+func.func @selected_blocks(%cache: tensor<2x1x10x8xbf16>,
+                           %remote: !ho.remote<tensor<2x1x10x8xbf16>>,
+                           %sel: tensor<2x1x2xi32>, %row: tensor<2x1x1x8xbf16>)
+    -> (tensor<2x1x8x8xbf16>, tensor<2x1x8x8xbf16>, !ho.remote<tensor<2x1x10x8xbf16>>) {
+  %a = ho.gather_blocks %cache[%sel] {axis = 2 : i64, block_size = 4 : i64}
+      : tensor<2x1x10x8xbf16>, tensor<2x1x2xi32> -> tensor<2x1x8x8xbf16>
+  %f = ho.prefetch_blocks %remote[%sel] {axis = 2 : i64, block_size = 4 : i64}
+      : !ho.remote<tensor<2x1x10x8xbf16>>, tensor<2x1x2xi32>
+      -> !ho.future<tensor<2x1x8x8xbf16>>
+  %s = ho.await %f : !ho.future<tensor<2x1x8x8xbf16>> -> tensor<2x1x8x8xbf16>
+  %b = ho.gather_blocks %remote[%sel] staged(%s : tensor<2x1x8x8xbf16>)
+      {axis = 2 : i64, block_size = 4 : i64}
+      : !ho.remote<tensor<2x1x10x8xbf16>>, tensor<2x1x2xi32> -> tensor<2x1x8x8xbf16>
+  %next = ho.offload_slice %row into %remote [0, 0, 9, 0]
+      : tensor<2x1x1x8xbf16> into !ho.remote<tensor<2x1x10x8xbf16>>
+  return %a, %b, %next : tensor<2x1x8x8xbf16>, tensor<2x1x8x8xbf16>, !ho.remote<tensor<2x1x10x8xbf16>>
+}

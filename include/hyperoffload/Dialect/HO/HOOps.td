@@ -215,6 +215,137 @@ def HO_PrefetchRoutedOp : HO_Op<"prefetch_routed", [
 }
 
 //===----------------------------------------------------------------------===//
+// Selected blocks
+//===----------------------------------------------------------------------===//
+
+def HO_GatherBlocksOp : HO_Op<"gather_blocks", [Pure]> {
+  let summary = "the blocks of a tensor that a run-time selection picks";
+  let description = [{
+    Block-sparse attention (Native Sparse Attention's selected branch)
+    reads a few blocks of a long KV cache, chosen at run time by a score
+    over the compressed cache: only the run knows which. `$source` is cut
+    along `axis` into blocks of `block_size` (the last one may be short);
+    `$selection` holds, per row (the dimensions of `$source` before
+    `axis`), `k` distinct block indices, `[rows..., k]`. The result holds
+    the picked blocks of each row side by side: `$source`'s shape with
+    `k * block_size` along `axis`.
+
+    `$source` is either a device tensor (the op is a gather on the device)
+    or `!ho.remote` (the cache stays in a tier): then the blocks are read
+    from `$staged`, the awaited result of a `ho.prefetch_blocks` of the
+    same source, and a picked block it lacks (the prefetch was issued on a
+    prediction) is fetched by the runtime before the op runs, while
+    compute waits.
+
+    Cost: none of its own. The gather stands for the loads by index of the
+    kernel that reads its result (NSA's selected-branch kernel reads the
+    blocks where they are), whose cost counts the picked blocks once; only
+    the missed blocks of a prediction cost a copy.
+
+    Example (3 sequences of a 4096-token cache, 16 blocks of 64 each):
+
+    ```mlir
+    %blocks = ho.gather_blocks %cache[%sel] {axis = 2 : i64, block_size = 64 : i64}
+        : tensor<3x1x4096x576xbf16>, tensor<3x1x16xi32> -> tensor<3x1x1024x576xbf16>
+    %f = ho.prefetch_blocks %remote[%sel] {axis = 2 : i64, block_size = 64 : i64}
+        : !ho.remote<tensor<3x1x4096x576xbf16>>, tensor<3x1x16xi32>
+        -> !ho.future<tensor<3x1x1024x576xbf16>>
+    %staged = ho.await %f : !ho.future<tensor<3x1x1024x576xbf16>>
+        -> tensor<3x1x1024x576xbf16>
+    %same = ho.gather_blocks %remote[%sel] staged(%staged : tensor<3x1x1024x576xbf16>)
+        {axis = 2 : i64, block_size = 64 : i64}
+        : !ho.remote<tensor<3x1x4096x576xbf16>>, tensor<3x1x16xi32>
+        -> tensor<3x1x1024x576xbf16>
+    ```
+  }];
+
+  let arguments = (ins AnyType:$source,
+                       AnyRankedTensor:$selection,
+                       Optional<AnyRankedTensor>:$staged,
+                       I64Attr:$axis,
+                       I64Attr:$block_size);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `[` $selection `]` (`staged` `(` $staged^ `:` type($staged) `)`)?
+    attr-dict `:` qualified(type($source)) `,` type($selection) `->`
+    type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// Blocks of the source per row, rows, and blocks picked per row.
+    int64_t getNumBlocks();
+    int64_t getNumRows();
+    int64_t getBlocksPerRow();
+    /// Bytes of one block of one row.
+    int64_t getBlockBytes();
+  }];
+  let hasVerifier = 1;
+}
+
+def HO_PrefetchBlocksOp : HO_Op<"prefetch_blocks", [
+    MemoryEffects<[MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "start copying the blocks a selection picks to the device";
+  let description = [{
+    A `ho.prefetch` of the blocks of a remote `$source` that `$selection`
+    picks (the layout of `ho.gather_blocks`): it allocates the gathered
+    tensor, issues one gathering copy per row block list once `$selection`
+    is known, and returns a future that `ho.await` resolves.
+
+    The selection is either the one the `ho.gather_blocks` reading the
+    result uses (exact: the copy starts after the selection op, exposed
+    unless compute covers it) or an earlier one standing in for it, such as
+    the previous layer's (a prediction: a picked block it missed is fetched
+    by the gather).
+
+    Lowering: the runtime waits for `$selection` on the compute stream,
+    then copies each picked block from the source's tier address into its
+    place in the result.
+  }];
+
+  let arguments = (ins HO_AnyRemote:$source,
+                       AnyRankedTensor:$selection,
+                       I64Attr:$axis,
+                       I64Attr:$block_size);
+  let results = (outs HO_AnyFuture:$result);
+  let assemblyFormat = [{
+    $source `[` $selection `]` attr-dict `:` qualified(type($source)) `,`
+    type($selection) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def HO_OffloadSliceOp : HO_Op<"offload_slice", [
+    AllTypesMatch<["dest", "result"]>,
+    MemoryEffects<[MemWrite<HO_TransferQueueResource>]>]> {
+  let summary = "start storing a device tensor into a slice of a remote one";
+  let description = [{
+    An in-place update of a tensor kept in a tier, such as a KV cache that
+    a decode step appends to: `tensor.insert_slice` of `$source` into
+    `$dest` at the static `offsets` (unit strides), where `$dest` lives in
+    its tier. Only the written slice moves (the dirty blocks), on a
+    transfer queue; compute does not wait. The result is the updated remote
+    tensor; the device buffer of `$source` is released once the copy has
+    completed and it has no later use.
+
+    Example (one new token of 3 sequences into row 4095 of their caches):
+
+    ```mlir
+    %next = ho.offload_slice %row into %cache[0, 0, 4095, 0]
+        : tensor<3x1x1x576xbf16> into !ho.remote<tensor<3x1x4096x576xbf16>>
+    ```
+  }];
+
+  let arguments = (ins AnyRankedTensor:$source,
+                       HO_AnyRemote:$dest,
+                       DenseI64ArrayAttr:$offsets);
+  let results = (outs HO_AnyRemote:$result);
+  let assemblyFormat = [{
+    $source `into` $dest $offsets attr-dict `:` type($source) `into`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Transfers
 //===----------------------------------------------------------------------===//
 

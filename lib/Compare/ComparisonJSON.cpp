@@ -113,5 +113,12 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
     };
     (*object.getObject("baseline"))["routing_steps"] = stepsToJSON(*steps);
   }
+  if (const std::optional<Admission> &admission = comparison.admission)
+    object["admission"] = llvm::json::Object{
+        {"requested_sequences", admission->requested},
+        {"admitted_sequences", admission->admitted},
+        {"step_time_s", admission->stepTime},
+        {"tokens_per_second", admission->tokensPerSecond},
+    };
   return object;
 }

@@ -155,3 +155,43 @@ ho::tabulateRoutedSteps(const PolicyComparison &comparison) {
   }
   return table;
 }
+
+std::optional<ComparisonTable>
+ho::tabulateAdmission(const PolicyComparison &comparison) {
+  const std::optional<Admission> &admission = comparison.admission;
+  if (!admission)
+    return std::nullopt;
+  ComparisonTable table;
+  table.title =
+      llvm::formatv("vLLM admission: {0} of {1} sequences fit with every KV "
+                    "block on the device",
+                    admission->admitted, admission->requested)
+          .str();
+  table.bounds = "tokens per second of a decode step: paged (admitted) runs "
+                 "the sequences that fit and preempts the others; the "
+                 "policies run them all";
+  table.columns = {
+      {"POLICY"},         {"SEQUENCES", true},   {"STEP TIME", true},
+      {"TOKENS/S", true}, {"VS ADMITTED", true}, {"FITS"}};
+  auto row = [&](std::string name, int64_t sequences, double step, bool fits) {
+    double tokens = step > 0 ? sequences / step : 0;
+    std::string versus = "n/a";
+    if (admission->tokensPerSecond > 0)
+      versus =
+          llvm::formatv("{0:f2}x", tokens / admission->tokensPerSecond).str();
+    table.rows.push_back({std::move(name), std::to_string(sequences),
+                          step > 0 ? formatSeconds(step) : "n/a",
+                          llvm::formatv("{0:f1}", tokens).str(), versus,
+                          fits ? "yes" : "no"});
+  };
+  if (admission->admitted > 0)
+    row("paged (admitted)", admission->admitted, admission->stepTime, true);
+  else
+    table.rows.push_back(
+        {"paged (admitted)", "0", "n/a", "0.0", "n/a", "no (would not start)"});
+  for (const PolicyRun &run : comparison.runs)
+    row(stringifyComparedPolicy(run.policy).str(), admission->requested,
+        run.steps ? run.steps->mean : run.result.stepTime,
+        comparison.fits(run) && !(run.steps && run.steps->outOfMemory));
+  return table;
+}

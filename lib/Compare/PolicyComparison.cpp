@@ -461,5 +461,19 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
     }
     comparison.runs.push_back(std::move(*run));
   }
+  // vLLM runs as many sequences as its blocks hold, at the paged run's
+  // settings.
+  auto paged = llvm::find_if(comparison.runs, [](const PolicyRun &run) {
+    return run.policy == ComparedPolicy::Paged;
+  });
+  if (options.workload && options.workload->mode == workloads::Mode::Decode &&
+      paged != comparison.runs.end()) {
+    FailureOr<Admission> admission = admitBatch(
+        *module.getContext(), *options.workload, comparison.simulatedTarget,
+        paged->simulation, options.routingSteps);
+    if (failed(admission))
+      return failure();
+    comparison.admission = *admission;
+  }
   return comparison;
 }

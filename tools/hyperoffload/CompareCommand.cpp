@@ -103,11 +103,12 @@ static int runCompare(const CompareArgs &args) {
   bool tableOnStdout = args.jsonFile != "-" && args.htmlFile != "-";
   if (tableOnStdout) {
     printComparisonTable(stdout, tabulateComparison(*comparison));
-    if (std::optional<ComparisonTable> routed =
-            tabulateRoutedSteps(*comparison)) {
-      fmt::print("\n");
-      printComparisonTable(stdout, *routed);
-    }
+    for (std::optional<ComparisonTable> extra :
+         {tabulateRoutedSteps(*comparison), tabulateAdmission(*comparison)})
+      if (extra) {
+        fmt::print("\n");
+        printComparisonTable(stdout, *extra);
+      }
   }
   if (jsonFile)
     if (int code = writeJSONOutput(*jsonFile, comparisonToJSON(*comparison)))

@@ -178,6 +178,15 @@ ComparisonOptions ComparisonArgs::getOptions() const {
   options.routing.predictorAccuracy = predictorAccuracy;
   options.routing.seed = routingSeed;
   options.routingSteps = routingSteps;
+  // loadInput reports a workload that does not resolve.
+  if (file.empty()) {
+    llvm::Expected<workloads::WorkloadOptions> workload =
+        flags.resolve(model, scenario);
+    if (workload)
+      options.workload = *workload;
+    else
+      llvm::consumeError(workload.takeError());
+  }
   return options;
 }
 

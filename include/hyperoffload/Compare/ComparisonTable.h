@@ -35,12 +35,19 @@ struct ComparisonTable {
 /// bound and whether the run fit.
 ComparisonTable tabulateComparison(const PolicyComparison &comparison);
 
-/// For functions with ho.routed ops, each policy over the drawn steps:
+/// For functions with ho.routed or ho.gather_blocks ops, each policy over
+/// the drawn steps:
 /// mean, median and 99th-percentile step (the slowest device's), the mean
-/// against no offload's, device 0's mean, the expert hit rate, the experts
-/// compute waited for, and whether every step fit. None without.
+/// against no offload's, device 0's mean, the expert and block hit rates,
+/// the experts and blocks compute waited for, and whether every step fit.
+/// None without.
 std::optional<ComparisonTable>
 tabulateRoutedSteps(const PolicyComparison &comparison);
+
+/// For a decode workload compared with `paged`: vLLM's admitted batch and
+/// every policy's whole batch, in tokens per second. None without.
+std::optional<ComparisonTable>
+tabulateAdmission(const PolicyComparison &comparison);
 
 /// "+12.3%", with rounding noise shown as 0; "n/a" without a value.
 std::string formatPercent(std::optional<double> fraction);

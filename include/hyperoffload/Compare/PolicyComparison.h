@@ -14,6 +14,7 @@
 #define HYPEROFFLOAD_COMPARE_POLICYCOMPARISON_H
 
 #include "hyperoffload/Analysis/LowerBounds.h"
+#include "hyperoffload/Compare/Admission.h"
 #include "hyperoffload/Simulation/SteppedSimulation.h"
 #include "hyperoffload/Target/Target.h"
 
@@ -98,6 +99,9 @@ struct ComparisonOptions {
   RoutingOptions routing;
   unsigned routingSteps = kDefaultRoutingSteps;
   static constexpr unsigned kDefaultRoutingSteps = 20;
+  /// The workload the module was built from, when it was: a decode step
+  /// compared with `paged` also gets vLLM's admission (Admission.h).
+  std::optional<workloads::WorkloadOptions> workload;
 };
 
 /// One policy's run.
@@ -146,6 +150,8 @@ struct PolicyComparison {
   SimulationResult baseline;
   std::optional<StepStatistics> baselineSteps;
   std::vector<PolicyRun> runs;
+  /// vLLM's admission at the budget, for a decode workload with `paged`.
+  std::optional<Admission> admission;
 
   /// How much lower the run's peak footprint is than the baseline's, as a
   /// fraction (0.29 for 29% lower); std::nullopt when the baseline's is 0.

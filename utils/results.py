@@ -8,15 +8,19 @@
 It runs `hyperoffload compare --json` and `hyperoffload sweep --json` (and,
 for the allocator table, utils/compare-policies.py) on the scenarios of
 docs/Workloads.md. The simulation is deterministic, so the output is the
-same on every machine; it takes a few minutes on two cores.
+same on every machine. Its sections run side by side, one thread per core;
+it takes about half an hour on two cores.
 """
 
 import argparse
+import concurrent.futures
 import difflib
 import json
+import os
 import pathlib
 import subprocess
 import sys
+import threading
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ["none", "reactive", "paged", "naive", "window", "distance", "pt2",
@@ -40,20 +44,30 @@ BANDWIDTHS = [8, 16, 33.6, 64, 128, 256]
 
 
 class Tool:
-    """Runs the hyperoffload tool; remembers each answer."""
+    """Runs the hyperoffload tool; remembers each answer. Sections run on
+    several threads: the first to ask for an answer runs the tool, the
+    others wait for it."""
 
     def __init__(self, build):
         self.path = build / "bin" / "hyperoffload"
         self.cache = {}
+        self.lock = threading.Lock()
 
     def run(self, *args):
-        if args not in self.cache:
+        with self.lock:
+            answer = self.cache.get(args)
+            owner = answer is None
+            if owner:
+                answer = self.cache[args] = concurrent.futures.Future()
+        if owner:
             result = subprocess.run([self.path, *args], capture_output=True,
                                     text=True)
             if result.returncode != 0:
-                sys.exit(f"hyperoffload {' '.join(args)}:\n{result.stderr}")
-            self.cache[args] = json.loads(result.stdout)
-        return self.cache[args]
+                answer.set_exception(SystemExit(
+                    f"hyperoffload {' '.join(args)}:\n{result.stderr}"))
+            else:
+                answer.set_result(json.loads(result.stdout))
+        return answer.result()
 
     def compare(self, scenario, hw, budget, policies=POLICIES, *extra):
         return self.run("compare", "--scenario", scenario, "--hw", hw,
@@ -213,15 +227,21 @@ def kv_share(tool):
                     ratio(slowdown(run, comparison)), yes_no(run["fits"])]
         rows.append(row)
         if context == TABLE3_CONTEXT:
-            plan = runs(comparison)["hyperoffload"]
-            reached = (plan["fits"] and plan["peak_reduction"] >= 0.255 and
-                       slowdown(plan, comparison) <= 1.05)
-            target = (f"At {kilo_tokens(context)} (the paper's Table 3), the "
-                      f"plan lowers the peak by "
-                      f"{plan['peak_reduction']:.1%} at "
-                      f"{ratio(slowdown(plan, comparison))} no offload's "
-                      f"mean step: the paper's -26% at no more than 5% "
-                      f"slower is {'reached' if reached else 'not reached'}.")
+            # The paper's target itself: a budget 26% below the peak.
+            paper_budget = f"{0.74 * peak / 1e9:.2f}GB"
+            paper = tool.compare("deepseek-v3-nsa-decode",
+                                 "ascend910c-supernode", paper_budget,
+                                 ["hyperoffload"], *extra)
+            plan = runs(paper)["hyperoffload"]
+            reached = (plan["fits"] and plan["peak_reduction"] >= 0.26 and
+                       slowdown(plan, paper) <= 1.05)
+            target = (f"At {kilo_tokens(context)} (the paper's Table 3) and "
+                      f"a budget 26% below the peak "
+                      f"({paper_budget.replace('GB', ' GB')}), the plan "
+                      f"lowers the peak by {plan['peak_reduction']:.1%} at "
+                      f"{ratio(slowdown(plan, paper))} no offload's mean "
+                      f"step: the paper's -26% at no more than 5% slower is "
+                      f"{'reached' if reached else 'not reached'}.")
     text = table(["context", "peak without offload", "KV cache", "KV share",
                   "budget", "naive: peak reduction", "naive: vs none",
                   "naive: fits", "hyperoffload: peak reduction",
@@ -713,22 +733,33 @@ the static arena, or the runtime allocator's reserved high-water mark.
 
 def generate(build):
     tool = Tool(build)
-    return TEMPLATE.format(
-        every_policy=every_policy(tool),
-        what_the_plan_did=what_the_plan_did(tool),
-        routed_experts=routed_experts(tool),
-        kv_share=kv_share(tool),
-        picked_blocks=picked_blocks(tool),
-        admission=admission(tool),
-        context_step=CONTEXT_STEP, context_cap=kilo_tokens(CONTEXT_CAP),
-        longest_context=longest_context(tool),
-        anecdote=anecdote(tool),
-        allocator_events=allocator_events(tool),
-        perturbation=PERTURBATION,
-        slower_hardware=slower_hardware(tool),
-        curve_decode=bandwidth_curve(tool, "llama3-8b-decode-128k", "24GB"),
-        curve_train=bandwidth_curve(tool, "llama3-8b-train", "64GB"),
-        allocators=allocators(build))
+    # The longest sections first; each is deterministic and they share the
+    # tool's answers, so the text does not depend on which thread ran what.
+    sections = {
+        "longest_context": lambda: longest_context(tool),
+        "every_policy": lambda: every_policy(tool),
+        "routed_experts": lambda: routed_experts(tool),
+        "kv_share": lambda: kv_share(tool),
+        "slower_hardware": lambda: slower_hardware(tool),
+        "picked_blocks": lambda: picked_blocks(tool),
+        "what_the_plan_did": lambda: what_the_plan_did(tool),
+        "admission": lambda: admission(tool),
+        "anecdote": lambda: anecdote(tool),
+        "allocator_events": lambda: allocator_events(tool),
+        "curve_decode": lambda: bandwidth_curve(tool, "llama3-8b-decode-128k",
+                                                "24GB"),
+        "curve_train": lambda: bandwidth_curve(tool, "llama3-8b-train",
+                                               "64GB"),
+        "allocators": lambda: allocators(build),
+    }
+    with concurrent.futures.ThreadPoolExecutor(
+            max_workers=os.cpu_count() or 1) as pool:
+        futures = {name: pool.submit(make)
+                   for name, make in sections.items()}
+        values = {name: future.result() for name, future in futures.items()}
+    return TEMPLATE.format(context_step=CONTEXT_STEP,
+                           context_cap=kilo_tokens(CONTEXT_CAP),
+                           perturbation=PERTURBATION, **values)
 
 
 def main():

@@ -2,6 +2,8 @@
 
 #include "BlockStaging.h"
 
+#include "SelectionStaging.h"
+
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -45,15 +47,6 @@ bool ho::hasStageableBlocks(func::FuncOp function) {
   return llvm::any_of(function.getArguments(), isStageable);
 }
 
-/// Right after `value` is computed, or at the function's start for an
-/// argument.
-static void setInsertionPointAfterValue(OpBuilder &builder, Value value) {
-  if (Operation *def = value.getDefiningOp())
-    builder.setInsertionPointAfter(def);
-  else
-    builder.setInsertionPointToStart(value.getParentBlock());
-}
-
 bool ho::stageSelectedBlocks(func::FuncOp function,
                              const BlockStaging &staging) {
   Block &body = function.getBody().front();
@@ -77,13 +70,8 @@ bool ho::stageSelectedBlocks(func::FuncOp function,
     previousSelection = selection;
     if (!isa<RemoteType>(gather.getSource().getType()))
       continue;
-    bool predicted =
-        staging.predicted && prediction &&
-        prediction.getType() == selection.getType() &&
-        (!selection.getDefiningOp() || !prediction.getDefiningOp() ||
-         prediction.getDefiningOp()->isBeforeInBlock(
-             selection.getDefiningOp()));
-    Value fetchOn = predicted ? prediction : selection;
+    Value fetchOn =
+        chooseFetchSelection(selection, prediction, staging.predicted);
     setInsertionPointAfterValue(builder, fetchOn);
     auto prefetch = PrefetchBlocksOp::create(
         builder, gather.getLoc(), FutureType::get(gather.getType()),

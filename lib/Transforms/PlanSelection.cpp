@@ -113,15 +113,7 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseBlockStaging(
     return nullptr;
   OwningOpRef<func::FuncOp> copy = function.clone();
   stageSelectedBlocks(*copy, *fastest);
-  ChosenPlan candidate = chooseInBodyOrder(*copy, target, options);
-  std::optional<PlanScore> score =
-      candidate.trial ? scoreTrial(*candidate.trial, options.budget)
-                      : std::nullopt;
-  if (!score || (bestScore && score->stepTime >= bestScore->stepTime))
-    return nullptr;
-  best = std::move(candidate);
-  bestScore = score;
-  return copy;
+  return takeIfFaster(std::move(copy), target, options, best, bestScore);
 }
 
 OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
@@ -171,6 +163,13 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
 
   OwningOpRef<func::FuncOp> copy = function.clone();
   stageRoutedExperts(*copy, *fastest);
+  return takeIfFaster(std::move(copy), target, options, best, bestScore);
+}
+
+OwningOpRef<func::FuncOp>
+PlanSelector::takeIfFaster(OwningOpRef<func::FuncOp> copy, const Target &target,
+                           const PlannerOptions &options, ChosenPlan &best,
+                           std::optional<PlanScore> &bestScore) {
   ChosenPlan candidate = chooseInBodyOrder(*copy, target, options);
   std::optional<PlanScore> score =
       candidate.trial ? scoreTrial(*candidate.trial, options.budget)

@@ -132,6 +132,13 @@ private:
   chooseRoutedStaging(func::FuncOp function, const Target &target,
                       const PlannerOptions &options, ChosenPlan &best,
                       std::optional<PlanScore> &bestScore);
+  /// Plans the staged `copy` with the full search and takes it as `best`
+  /// when it fits and is faster; returns the copy then, else null.
+  OwningOpRef<func::FuncOp> takeIfFaster(OwningOpRef<func::FuncOp> copy,
+                                         const Target &target,
+                                         const PlannerOptions &options,
+                                         ChosenPlan &best,
+                                         std::optional<PlanScore> &bestScore);
   /// How a trial ran, when its static memory plan fits `budget` and no
   /// prefetch starts before its store completes.
   static std::optional<PlanScore> scoreTrial(const Trial &trial,

@@ -2,6 +2,8 @@
 
 #include "RoutedStaging.h"
 
+#include "SelectionStaging.h"
+
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -25,16 +27,6 @@ static bool isStageable(Value expert) {
       return false;
   }
   return true;
-}
-
-/// Where to issue the prefetch of `routed`'s experts on `selection`: right
-/// after the selection is computed, or at the function's start for an
-/// argument.
-static void setInsertionPointAfterValue(OpBuilder &builder, Value selection) {
-  if (Operation *def = selection.getDefiningOp())
-    builder.setInsertionPointAfter(def);
-  else
-    builder.setInsertionPointToStart(selection.getParentBlock());
 }
 
 bool ho::stageRoutedExperts(func::FuncOp function,
@@ -68,15 +60,8 @@ bool ho::stageRoutedExperts(func::FuncOp function,
     previousSelection = selection;
     if (experts.empty())
       continue;
-    // A prediction must be known before the op's own router runs and pick
-    // as many experts per token.
-    bool predicted =
-        staging.predicted && prediction &&
-        prediction.getType() == selection.getType() &&
-        (!selection.getDefiningOp() || !prediction.getDefiningOp() ||
-         prediction.getDefiningOp()->isBeforeInBlock(
-             selection.getDefiningOp()));
-    Value fetchOn = predicted ? prediction : selection;
+    Value fetchOn =
+        chooseFetchSelection(selection, prediction, staging.predicted);
     setInsertionPointAfterValue(builder, fetchOn);
     auto slotsType = cast<RankedTensorType>(routed.getExpertType());
     SmallVector<int64_t> shape{std::min<int64_t>(

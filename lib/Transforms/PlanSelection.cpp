@@ -100,10 +100,7 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseBlockStaging(
     BlockStaging staging{predicted, *tier};
     OwningOpRef<func::FuncOp> copy = function.clone();
     stageSelectedBlocks(*copy, staging);
-    ChosenPlan candidate = chooseFitted(*copy, target, options);
-    std::optional<PlanScore> score =
-        candidate.trial ? scoreTrial(*candidate.trial, options.budget)
-                        : std::nullopt;
+    std::optional<PlanScore> score = scoreFitted(*copy, target, options);
     if (score && (!fastestScore || score->stepTime < fastestScore->stepTime)) {
       fastest = staging;
       fastestScore = score;
@@ -136,10 +133,7 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
     OwningOpRef<func::FuncOp> copy = function.clone();
     if (!stageRoutedExperts(*copy, staging))
       return false;
-    ChosenPlan candidate = chooseFitted(*copy, target, options);
-    std::optional<PlanScore> score =
-        candidate.trial ? scoreTrial(*candidate.trial, options.budget)
-                        : std::nullopt;
+    std::optional<PlanScore> score = scoreFitted(*copy, target, options);
     if (score && (!fastestScore || score->stepTime < fastestScore->stepTime)) {
       fastest = staging;
       fastestScore = score;
@@ -164,6 +158,14 @@ OwningOpRef<func::FuncOp> PlanSelector::chooseRoutedStaging(
   OwningOpRef<func::FuncOp> copy = function.clone();
   stageRoutedExperts(*copy, *fastest);
   return takeIfFaster(std::move(copy), target, options, best, bestScore);
+}
+
+std::optional<PlanSelector::PlanScore>
+PlanSelector::scoreFitted(func::FuncOp function, const Target &target,
+                          const PlannerOptions &options) {
+  ChosenPlan candidate = chooseFitted(function, target, options);
+  return candidate.trial ? scoreTrial(*candidate.trial, options.budget)
+                         : std::nullopt;
 }
 
 OwningOpRef<func::FuncOp>

@@ -132,6 +132,11 @@ private:
   chooseRoutedStaging(func::FuncOp function, const Target &target,
                       const PlannerOptions &options, ChosenPlan &best,
                       std::optional<PlanScore> &bestScore);
+  /// How the planner's fitted plan of a staged copy runs: how placements
+  /// are compared before the fastest gets the full search.
+  std::optional<PlanScore> scoreFitted(func::FuncOp function,
+                                       const Target &target,
+                                       const PlannerOptions &options);
   /// Plans the staged `copy` with the full search and takes it as `best`
   /// when it fits and is faster; returns the copy then, else null.
   OwningOpRef<func::FuncOp> takeIfFaster(OwningOpRef<func::FuncOp> copy,

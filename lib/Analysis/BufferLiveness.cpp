@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -18,27 +17,14 @@ bool ho::isTensorViewOp(Operation *op) {
              tensor::ReshapeOp>(op);
 }
 
-Value ho::getAliasedSource(OpResult result) {
-  Operation *op = result.getOwner();
-  // Every view op takes its source as operand 0.
-  if (isTensorViewOp(op))
-    return op->getOperand(0);
-  return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case<AwaitOp>([](AwaitOp await) { return await.getFuture(); })
-      .Case<ComputeOp>([&](ComputeOp compute) -> Value {
-        OpOperand *tied = compute.getTiedOperand(result);
-        return tied ? tied->get() : Value();
-      })
-      .Case<DestinationStyleOpInterface>(
-          [&](DestinationStyleOpInterface dps) -> Value {
-            OpOperand *init = dps.getTiedOpOperand(result);
-            return init ? init->get() : Value();
-          })
-      .Default([](Operation *) { return Value(); });
+Value BufferLiveness::getAliasedSource(OpResult result) const {
+  if (Value source = getFixedAliasSource(result))
+    return source;
+  return inPlaceWrites.isInPlace(result) ? getReusableSource(result) : Value();
 }
 
 BufferLiveness::BufferLiveness(Block &body, int64_t granularity)
-    : block(&body) {
+    : block(&body), inPlaceWrites(body) {
   for (Operation &op : body) {
     ops.push_back(&op);
     pointOf[&op] = ops.size();
@@ -49,6 +35,9 @@ BufferLiveness::BufferLiveness(Block &body, int64_t granularity)
   for (BlockArgument arg : body.getArguments())
     createBuffer(arg, getEntryPoint(), granularity);
   for (Operation *op : ops) {
+    // A tensor.empty nothing uses is never allocated.
+    if (isa<tensor::EmptyOp>(op) && op->use_empty())
+      continue;
     for (OpResult result : op->getResults()) {
       Value source = getAliasedSource(result);
       if (source && bufferOf.count(source))
@@ -102,6 +91,15 @@ void BufferLiveness::addAlias(Value alias, Value source) {
   bufferOf[alias] = id;
 }
 
+bool BufferLiveness::touchesBuffer(OpOperand &use) const {
+  if (readsOperand(use))
+    return true;
+  // An init whose contents the op ignores, for a result written elsewhere.
+  auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+  return !dps || !dps.isDpsInit(&use) ||
+         getAliasedSource(dps.getTiedOpResult(&use)) == use.get();
+}
+
 void BufferLiveness::computeLastUses() {
   for (BufferInfo &buffer : buffers) {
     // The caller owns device-resident arguments: they stay allocated for the
@@ -113,9 +111,11 @@ void BufferLiveness::computeLastUses() {
     }
     buffer.lastUse = buffer.definition;
     for (Value alias : buffer.aliases) {
-      for (Operation *user : alias.getUsers()) {
+      for (OpOperand &use : alias.getUses()) {
+        if (!touchesBuffer(use))
+          continue;
         // Uses inside a region count at the op that holds the region.
-        Operation *owner = block->findAncestorOpInBlock(*user);
+        Operation *owner = block->findAncestorOpInBlock(*use.getOwner());
         if (!owner)
           continue;
         bool returned = owner->hasTrait<OpTrait::ReturnLike>();

@@ -271,7 +271,7 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
   // A result written in place into an operand needed only in part (a
   // slice inserted into a tensor read in blocks) is that part.
   for (OpResult result : op->getResults()) {
-    Value source = getAliasedSource(result);
+    Value source = liveness.getAliasedSource(result);
     bool inPart =
         source && llvm::any_of(op->getOpOperands(), [&](OpOperand &use) {
           return use.get() == source && isReadInPart(use);

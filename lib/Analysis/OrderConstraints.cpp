@@ -39,7 +39,7 @@ static OpAccess analyseOp(Operation &op, Block &body,
   if (isTensorViewOp(&op))
     return access;
   for (OpResult result : op.getResults()) {
-    Value source = getAliasedSource(result);
+    Value source = liveness.getAliasedSource(result);
     if (!source || isa<AwaitOp>(op))
       continue;
     if (const BufferInfo *buffer = liveness.lookup(source))

@@ -83,9 +83,9 @@ void LinkTimeline::release(double start, double end) {
 //===----------------------------------------------------------------------===//
 
 /// Whether `alias` holds new data written into its buffer in place.
-static bool writesInPlace(Value alias) {
+static bool writesInPlace(Value alias, const BufferLiveness &liveness) {
   auto result = dyn_cast<OpResult>(alias);
-  if (!result || !getAliasedSource(result))
+  if (!result || !liveness.getAliasedSource(result))
     return false;
   Operation *owner = result.getOwner();
   return isa<ComputeOp, DestinationStyleOpInterface>(owner);
@@ -113,7 +113,7 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
     bool written = false;
     SmallVector<std::pair<unsigned, unsigned>, 1> spans;
     for (Value alias : buffer.aliases) {
-      written |= writesInPlace(alias);
+      written |= writesInPlace(alias, liveness);
       Operation *definer = alias.getDefiningOp();
       unsigned defined = definer ? liveness.getPoint(definer) : 0;
       unsigned lastRead = defined;

@@ -10,11 +10,12 @@
 using namespace mlir;
 using namespace mlir::ho;
 
-Value ho::getOverwrittenOperand(OpResult result) {
+Value ho::getOverwrittenOperand(OpResult result,
+                                const BufferLiveness &liveness) {
   Operation *op = result.getOwner();
   if (isTensorViewOp(op) || isa<AwaitOp>(op))
     return Value();
-  return getAliasedSource(result);
+  return liveness.getAliasedSource(result);
 }
 
 namespace {
@@ -42,7 +43,7 @@ OverwriteIndex::OverwriteIndex(Block &body, const BufferLiveness &liveness)
   for (Operation &op : body) {
     unsigned point = liveness.getPoint(&op);
     for (OpResult result : op.getResults()) {
-      Value target = getOverwrittenOperand(result);
+      Value target = getOverwrittenOperand(result, liveness);
       const BufferInfo *buffer = target ? liveness.lookup(target) : nullptr;
       if (!buffer)
         continue;
@@ -90,6 +91,8 @@ SmallVector<StaleRead> ho::findStaleReads(Block &body,
       // One report per value and user, even if it reads the value twice.
       llvm::SmallDenseSet<Value, 4> reported;
       for (OpOperand &use : user->getOpOperands()) {
+        if (!readsOperand(use))
+          continue;
         Operation *writer = index.findOverwriteBefore(use.get(), point);
         if (writer && reported.insert(use.get()).second)
           reads.push_back({&use, writer});

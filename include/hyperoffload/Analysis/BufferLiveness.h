@@ -13,6 +13,8 @@
 #ifndef HYPEROFFLOAD_ANALYSIS_BUFFERLIVENESS_H
 #define HYPEROFFLOAD_ANALYSIS_BUFFERLIVENESS_H
 
+#include "hyperoffload/Analysis/InPlaceWrites.h"
+
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -70,6 +72,12 @@ public:
     return lastUsedAt[point];
   }
 
+  /// Returns the operand whose buffer `result` shares without a copy: the
+  /// source of a view, the tied operand of a `ho.compute`, the future of a
+  /// `ho.await`, or the init of a destination-style op written in place
+  /// (see InPlaceWrites.h). Null otherwise.
+  Value getAliasedSource(OpResult result) const;
+
   /// Device tensors whose size is not static: they cannot be placed.
   ArrayRef<Value> getUnsizedValues() const { return unsized; }
 
@@ -82,10 +90,13 @@ public:
 private:
   void createBuffer(Value root, unsigned point, int64_t granularity);
   void addAlias(Value alias, Value source);
+  /// Whether `use` reads its value's buffer or writes into it in place.
+  bool touchesBuffer(OpOperand &use) const;
   void computeLastUses();
   void computeProfile();
 
   Block *block;
+  InPlaceWrites inPlaceWrites;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> pointOf;
   SmallVector<BufferInfo> buffers;
@@ -101,11 +112,6 @@ private:
 /// expand_shape, cast, bitcast, reshape): its result shares the buffer of its
 /// source, and it does no device work.
 bool isTensorViewOp(Operation *op);
-
-/// Returns the operand whose buffer `result` shares without a copy: the
-/// source of a view op, the tied operand of a `ho.compute`, the init of a
-/// destination-style op, or the future of a `ho.await`. Null otherwise.
-Value getAliasedSource(OpResult result);
 
 } // namespace ho
 } // namespace mlir

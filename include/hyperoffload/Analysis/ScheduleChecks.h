@@ -22,10 +22,10 @@ namespace mlir {
 namespace ho {
 
 /// Returns the operand whose buffer `result` overwrites in place: the tied
-/// operand of a `ho.compute` result, or the init of a destination-style op.
-/// Null for results with a buffer of their own, and for views and awaits,
-/// which share a buffer without writing it.
-Value getOverwrittenOperand(OpResult result);
+/// operand of a `ho.compute` result, or the init of a destination-style op
+/// that `liveness` writes in place. Null for results with a buffer of their
+/// own, and for views and awaits, which share a buffer without writing it.
+Value getOverwrittenOperand(OpResult result, const BufferLiveness &liveness);
 
 /// A use that reads a value after another op overwrote its buffer in place.
 struct StaleRead {

@@ -75,6 +75,9 @@ void BufferLiveness::createBuffer(Value root, unsigned point,
     unsized.push_back(root);
     return;
   }
+  // Constants are resident from entry, as bufferization's globals are.
+  if (isReadOnlyValue(root))
+    point = getEntryPoint();
   BufferInfo &buffer = buffers.emplace_back();
   buffer.id = buffers.size() - 1;
   buffer.root = root;
@@ -104,7 +107,9 @@ void BufferLiveness::computeLastUses() {
   for (BufferInfo &buffer : buffers) {
     // The caller owns device-resident arguments: they stay allocated for the
     // whole call. A plan that wants their memory passes them as remote.
-    if (buffer.isArgument()) {
+    // Constants are weights a program loads once, resident throughout
+    // (ho-constants-as-arguments makes them arguments the plan can move).
+    if (buffer.isArgument() || isReadOnlyValue(buffer.root)) {
       buffer.lastUse = getExitPoint();
       lastUsedAt[buffer.lastUse].push_back(buffer.id);
       continue;

@@ -265,7 +265,7 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
   };
   op->walk([&](Operation *user) {
     for (OpOperand &use : user->getOpOperands())
-      if (!isReadInPart(use))
+      if (!isReadInPart(use) && liveness.touchesBuffer(use))
         add(use.get());
   });
   // A result written in place into an operand needed only in part (a

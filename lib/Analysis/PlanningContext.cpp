@@ -117,9 +117,9 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
       Operation *definer = alias.getDefiningOp();
       unsigned defined = definer ? liveness.getPoint(definer) : 0;
       unsigned lastRead = defined;
-      for (Operation *user : alias.getUsers()) {
-        Operation *owner = body.findAncestorOpInBlock(*user);
-        if (!owner)
+      for (OpOperand &use : alias.getUses()) {
+        Operation *owner = body.findAncestorOpInBlock(*use.getOwner());
+        if (!owner || !liveness.touchesBuffer(use))
           continue;
         unsigned point = owner->hasTrait<OpTrait::ReturnLike>()
                              ? exit

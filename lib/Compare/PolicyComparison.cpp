@@ -424,6 +424,13 @@ static int64_t getKVCacheBytes(FunctionOpInterface function) {
 
 FailureOr<PolicyComparison>
 ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
+  // Every policy sees embedded weights as the pipeline plans them: as
+  // weights passed in.
+  PassManager prepare(module->getName());
+  prepare.addPass(createConstantsAsArguments());
+  if (failed(prepare.run(module)))
+    return failure();
+
   PolicyComparison comparison;
   Comparer comparer(options, comparison);
   if (failed(comparer.loadTargetAndBudget(module)))

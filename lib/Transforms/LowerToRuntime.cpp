@@ -137,12 +137,15 @@ FailureOr<int64_t> RuntimeLowering::getDeviceOffset(Operation *op,
   const BufferInfo *buffer = liveness.lookup(value);
   if (!buffer)
     return op->emitError() << "moves a tensor without a device buffer";
-  // Transfers move whole buffers: a view would need its strides.
+  // Transfers move whole buffers: a view of all of one (a reshape or a
+  // cast) is the same bytes, a slice would need its strides.
   if (buffer->root != value && !isa<AwaitOp>(op) &&
-      isTensorViewOp(value.getDefiningOp()))
+      isTensorViewOp(value.getDefiningOp()) &&
+      getTensorSizeInBytes(value.getType()) !=
+          getTensorSizeInBytes(buffer->root.getType()))
     return op->emitError()
-           << "moves a view of a device buffer; only whole buffers can be "
-              "lowered to runtime transfers";
+           << "moves a slice of a device buffer; only whole buffers (or "
+              "reshapes and casts of them) can be lowered to runtime transfers";
   std::optional<int64_t> offset = getAssignedOffset(buffer->root);
   if (!offset)
     return op->emitError()

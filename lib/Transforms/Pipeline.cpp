@@ -20,6 +20,9 @@ withTargetAndBudget(const HyperOffloadPipelineOptions &options) {
 
 void ho::buildHyperOffloadPipeline(OpPassManager &pm,
                                    const HyperOffloadPipelineOptions &options) {
+  // Weights embedded as constants are planned like weights passed in.
+  pm.addPass(createConstantsAsArguments());
+
   // A lower peak before planning means less to move.
   auto lowerPeak = withTargetAndBudget<RefineOrderOptions>(options);
   lowerPeak.hideStalls = false;

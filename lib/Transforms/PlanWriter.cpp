@@ -3,6 +3,9 @@
 #include "PlanWriter.h"
 
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Interfaces/CostOpInterface.h"
+
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -50,11 +53,26 @@ void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
         uses, [&](const auto &use) { return use.first < point; });
   };
 
+  // A view the runtime cannot move is remade on a fetched copy of the
+  // whole buffer behind it, which is what the planner priced.
+  SmallVector<Operation *> views = getViewsToRemake(carrier);
+  if (llvm::any_of(gaps,
+                   [](const PlannedGap &gap) { return gap.returnsRemote; }))
+    views.clear();
+  auto remakeViews = [&](Value whole) {
+    IRMapping mapping;
+    mapping.map(views.front()->getOperand(0), whole);
+    for (Operation *view : views)
+      whole = builder.clone(*view, mapping)->getResult(0);
+    return whole;
+  };
+
   // The device value the next gap starts from; for a remote argument, the
   // remote value itself until its first fetch.
-  Value value = carrier;
+  Value value = views.empty() ? carrier : views.front()->getOperand(0);
   for (auto [index, gap] : llvm::enumerate(gaps)) {
-    Value fetched = writeTransfers(gap, buffer, value);
+    Value fetchedWhole = writeTransfers(gap, buffer, value);
+    Value fetched = views.empty() ? fetchedWhole : remakeViews(fetchedWhole);
     auto end = index + 1 < gaps.size() ? firstUseAt(gaps[index + 1].nextUse)
                                        : uses.end();
     for (auto use = firstUseAt(gap.nextUse); use != end; ++use)
@@ -62,8 +80,25 @@ void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
     // A copy fetched for the return itself is what the caller gets.
     if (gap.nextUse != liveness.getExitPoint())
       fetchedBuffer[fetched] = buffer.id;
-    value = fetched;
+    value = fetchedWhole;
   }
+}
+
+SmallVector<Operation *> PlanWriter::getViewsToRemake(Value carrier) const {
+  SmallVector<Operation *> views;
+  const BufferInfo *buffer = liveness.lookup(carrier);
+  Value whole = carrier;
+  while (Operation *view = whole.getDefiningOp()) {
+    if (!isTensorViewOp(view) || liveness.lookup(view->getOperand(0)) != buffer)
+      break;
+    views.push_back(view);
+    whole = view->getOperand(0);
+  }
+  std::reverse(views.begin(), views.end());
+  std::optional<int64_t> bytes = getTensorSizeInBytes(carrier.getType());
+  if (bytes && bytes == getTensorSizeInBytes(whole.getType()))
+    views.clear();
+  return views;
 }
 
 Value PlanWriter::writeTransfers(const PlannedGap &gap,

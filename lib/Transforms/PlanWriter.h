@@ -41,6 +41,10 @@ private:
   void writeGaps(ArrayRef<PlannedGap> gaps);
   /// Writes the gaps `carrier` carries across, sorted by next use.
   void writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier);
+  /// The views `carrier` is made by from a whole buffer, outermost last,
+  /// when the runtime cannot move `carrier` itself: it has no static size,
+  /// or it is part of its buffer (a slice). Empty when it can.
+  SmallVector<Operation *> getViewsToRemake(Value carrier) const;
   /// Writes the store (if any), prefetch and await of `gap`, whose data is
   /// in `value` on the device; returns the fetched copy.
   Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,

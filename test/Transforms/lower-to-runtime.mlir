@@ -87,7 +87,18 @@ func.func @unplaced(%x: tensor<4xf32>) -> !ho.remote<tensor<4xf32>> {
 // Transfers move whole buffers: a slice of one would need its strides.
 func.func @view(%x: tensor<8xf32> {ho.offset = 0 : i64}) -> !ho.remote<tensor<4xf32>> {
   %v = tensor.extract_slice %x[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
-  // expected-error @below {{moves a view of a device buffer; only whole buffers can be lowered to runtime transfers}}
+  // expected-error @below {{moves a slice of a device buffer; only whole buffers (or reshapes and casts of them) can be lowered to runtime transfers}}
   %r = ho.offload %v : tensor<4xf32> -> !ho.remote<tensor<4xf32>>
   return %r : !ho.remote<tensor<4xf32>>
+}
+
+// -----
+
+// A reshape of a whole buffer is the same bytes: it moves like the buffer.
+// CHECK-LABEL: func.func @reshaped
+// CHECK: call @ho_offload_start(%{{.*}}, %{{.*}}, %{{.*}}, %[[BYTES:.*]]) :
+func.func @reshaped(%x: tensor<2x4xf32> {ho.offset = 0 : i64}) -> !ho.remote<tensor<8xf32>> {
+  %v = tensor.collapse_shape %x [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+  %r = ho.offload %v : tensor<8xf32> -> !ho.remote<tensor<8xf32>>
+  return %r : !ho.remote<tensor<8xf32>>
 }

@@ -2,17 +2,11 @@
 
 #include "Support.h"
 
-#include "hyperoffload/InitAll.h"
-#include "hyperoffload/Interfaces/CostExternalModels.h"
+#include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/InputDialects.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -65,21 +59,11 @@ std::string ho::cli::getCommandLine() {
 }
 
 std::unique_ptr<MLIRContext> ho::cli::createContext() {
+  // The graphs are built in ho, func and tensor; input files may use any
+  // dialect, loaded when the parser meets it.
   DialectRegistry registry;
-  registerHyperOffloadDialects(registry);
-  // The graphs slice tensors (the K and V halves of a KV cache).
-  registry.insert<func::FuncDialect, tensor::TensorDialect>();
+  registerInputDialects(registry);
   auto context = std::make_unique<MLIRContext>(registry);
-  context->loadAllAvailableDialects();
-  // Input files may use what hyperoffload-opt knows; those dialects load
-  // when the parser meets them.
-  context->appendDialectRegistry([] {
-    DialectRegistry inputs;
-    inputs.insert<arith::ArithDialect, bufferization::BufferizationDialect,
-                  linalg::LinalgDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tosa::TosaDialect>();
-    registerCostExternalModels(inputs);
-    return inputs;
-  }());
+  context->loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
   return context;
 }

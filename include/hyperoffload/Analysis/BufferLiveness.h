@@ -78,6 +78,11 @@ public:
   /// (see InPlaceWrites.h). Null otherwise.
   Value getAliasedSource(OpResult result) const;
 
+  /// Whether `use` reads its value's buffer or writes into it in place.
+  /// An init whose contents the op ignores, of a result written into a
+  /// buffer of its own, does neither: it does not keep the buffer alive.
+  bool touchesBuffer(OpOperand &use) const;
+
   /// Device tensors whose size is not static: they cannot be placed.
   ArrayRef<Value> getUnsizedValues() const { return unsized; }
 
@@ -90,8 +95,6 @@ public:
 private:
   void createBuffer(Value root, unsigned point, int64_t granularity);
   void addAlias(Value alias, Value source);
-  /// Whether `use` reads its value's buffer or writes into it in place.
-  bool touchesBuffer(OpOperand &use) const;
   void computeLastUses();
   void computeProfile();
 

@@ -172,8 +172,10 @@ struct PolicyComparison {
 };
 
 /// Runs every policy of `options` on the function of `module` (which must
-/// hold exactly one function with a body), each on its own clone. `module`
-/// is left as it was; the bounds and the baseline point into it. Emits the
+/// hold exactly one function with a body), each on its own clone. First
+/// `module`'s embedded weights become arguments (ho-constants-as-arguments,
+/// as the pipeline does it); otherwise it is left as it was, and the bounds
+/// and the baseline point into it. Emits the
 /// error through the context's diagnostics and fails when the hardware,
 /// the budget or the function is invalid, or a pass or simulation fails.
 FailureOr<PolicyComparison> comparePolicies(ModuleOp module,

@@ -120,6 +120,54 @@ def AnnotateCost : Pass<"ho-annotate-cost", "::mlir::ModuleOp"> {
   let options = TargetOptions;
 }
 
+def ConstantsAsArguments : Pass<"ho-constants-as-arguments", "::mlir::ModuleOp"> {
+  let summary = "Turn the weights a function embeds as constants into arguments";
+  let description = [{
+    torch-mlir and TOSA front ends embed weights as `arith.constant` or
+    `tosa.const` ops, and torch-mlir also as `ml_program.global` loaded with
+    `ml_program.global_load_const`. Such a weight is memory like any other:
+    one-shot bufferization turns it into a global that occupies the device
+    for the whole program. The planner treats a constant in the body that
+    way (resident from entry to exit), but it can only keep a weight in a
+    tier, and fetch it when needed, if the caller hands it over: this pass
+    makes every constant tensor of at least `min-bytes` a new argument of
+    its function, with its value as `ho.constant` and the role `weight`, so
+    that the plan treats it exactly as a weight passed in. The runtime (or
+    whoever loads the program) supplies that value where the plan's
+    signature says: on the device, or in the tier of a `!ho.remote`
+    argument. IREE does the same with `--iree-opt-export-parameters`, which
+    moves large constants into a parameter archive the runtime loads.
+
+    Left in the body: constants smaller than `min-bytes` (shapes, small
+    biases; they stay resident), splat constants used only as inits (a fill
+    would make them: their contents are not read), and the constants of a
+    function something calls, whose signature must not change.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
+      %w = arith.constant dense<0.01> : tensor<1024x1024xf32>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<256x1024xf32>,
+                 %w: tensor<1024x1024xf32> {ho.constant = dense<0.01> : tensor<1024x1024xf32>,
+                                            ho.role = "weight"}) -> tensor<256x1024xf32> {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"4096",
+           "Smallest constant, in bytes, that becomes an argument">
+  ];
+  let statistics = [
+    Statistic<"numConstants", "constants", "Constants made arguments">
+  ];
+}
+
 def ExplainCost : Pass<"ho-explain-cost", "::mlir::ModuleOp"> {
   let summary = "Remark on every op the cost model does not know";
   let description = [{

@@ -13,6 +13,9 @@ namespace ho {
 /// "weight", "kv_cache", "optimizer_state", ... Model builders set it; the
 /// baseline policies read it to pick what they move.
 inline constexpr llvm::StringLiteral kRoleAttrName = "ho.role";
+/// On a function argument made from a constant: the value the caller
+/// passes.
+inline constexpr llvm::StringLiteral kConstantAttrName = "ho.constant";
 } // namespace ho
 } // namespace mlir
 

@@ -6,6 +6,7 @@
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 using namespace mlir;
@@ -14,7 +15,7 @@ using namespace mlir::ho;
 bool ho::isTensorViewOp(Operation *op) {
   return isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
              tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
-             tensor::ReshapeOp>(op);
+             tensor::ReshapeOp, tosa::ReshapeOp>(op);
 }
 
 Value BufferLiveness::getAliasedSource(OpResult result) const {

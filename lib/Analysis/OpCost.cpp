@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -108,6 +109,17 @@ OpCost ho::estimateOpCost(Operation *op, const Target &target) {
   }
   setRoofline(cost, op, device);
   return cost;
+}
+
+bool ho::isPricedWithItsParent(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    // A structured op (destination style, with a cost model) runs its
+    // body as its own loop nest.
+    if (isa<CostOpInterface>(parent) &&
+        isa<DestinationStyleOpInterface>(parent))
+      return true;
+  return false;
 }
 
 OpCost ho::estimateRoutedCost(RoutedOp op, const Target &target,

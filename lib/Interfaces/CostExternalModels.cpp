@@ -11,12 +11,14 @@
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -65,23 +67,6 @@ static int64_t countArithmeticOps(Block *body) {
   return count;
 }
 
-/// The size of every tensor or memref in `values`; std::nullopt if one is
-/// not static. Scalars (a fill value) are not memory traffic.
-static std::optional<int64_t> sizeOfShaped(ValueRange values) {
-  int64_t total = 0;
-  for (Value value : values) {
-    if (!isa<TensorType, BaseMemRefType>(value.getType()))
-      continue;
-    std::optional<int64_t> size = getTensorSizeInBytes(value.getType());
-    std::optional<int64_t> sum =
-        size ? llvm::checkedAdd(total, *size) : std::nullopt;
-    if (!sum)
-      return std::nullopt;
-    total = *sum;
-  }
-  return total;
-}
-
 namespace {
 /// One model for every linalg structured op, named or generic: they all
 /// describe their work as a loop nest around a scalar body.
@@ -97,18 +82,61 @@ struct LinalgCostModel : CostOpInterface::FallbackModel<LinalgCostModel> {
                             countArithmeticOps(linalgOp.getBlock()));
   }
 
-  /// Inputs are read; inits are read and then written, as the tensor result
-  /// on tensors or in place on buffers. On tensors this is the interface
-  /// default (operands read, results written); it also covers memrefs.
+  /// Inputs are read; inits are written, as the tensor result on tensors
+  /// or in place on buffers, and read first where the body uses their old
+  /// value (a matmul accumulates; a fill or a copy does not). The same on
+  /// tensors and memrefs.
   std::optional<int64_t> getBytesAccessed(Operation *op) const {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp)
       return ho::detail::getDefaultBytesAccessed(op);
-    std::optional<int64_t> inputs = sizeOfShaped(linalgOp.getDpsInputs());
-    std::optional<int64_t> inits = sizeOfShaped(linalgOp.getDpsInits());
-    if (!inputs || !inits)
+    int64_t total = 0;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<TensorType, BaseMemRefType>(operand.get().getType()))
+        continue;
+      std::optional<int64_t> size = getOperandBytes(linalgOp, operand);
+      int64_t times = 1;
+      if (linalgOp.isDpsInit(&operand) &&
+          linalgOp.payloadUsesValueFromOperand(&operand))
+        times = 2;
+      std::optional<int64_t> sum =
+          size ? llvm::checkedMulAdd(*size, times, total) : std::nullopt;
+      if (!sum)
+        return std::nullopt;
+      total = *sum;
+    }
+    return total;
+  }
+
+private:
+  /// The bytes of `operand`; for a dynamic shape, the extent its indexing
+  /// map gives it over the op's static loop ranges (another operand may fix
+  /// them).
+  static std::optional<int64_t> getOperandBytes(linalg::LinalgOp linalgOp,
+                                                OpOperand &operand) {
+    if (std::optional<int64_t> size =
+            getTensorSizeInBytes(operand.get().getType()))
+      return size;
+    auto type = cast<ShapedType>(operand.get().getType());
+    if (!type.getElementType().isIntOrFloat())
       return std::nullopt;
-    return llvm::checkedMulAdd(*inits, int64_t{2}, *inputs);
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    SmallVector<int64_t> shape;
+    for (AffineExpr expr :
+         linalgOp.getMatchingIndexingMap(&operand).getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        return std::nullopt;
+      shape.push_back(ranges[dim.getPosition()]);
+    }
+    std::optional<int64_t> elements = product(shape);
+    std::optional<int64_t> bits =
+        elements ? llvm::checkedMul(
+                       *elements,
+                       int64_t(type.getElementType().getIntOrFloatBitWidth()))
+                 : std::nullopt;
+    return bits ? std::optional<int64_t>(llvm::divideCeil(*bits, 8))
+                : std::nullopt;
   }
 };
 } // namespace
@@ -195,9 +223,27 @@ struct TosaReductionCostModel
   }
 };
 
-/// tosa ops that only move data (transpose, reshape, concat, ...): no
+/// tosa.gather: reads the rows its indices pick (as many bytes as it
+/// writes) and the indices, not the whole table.
+struct TosaGatherCostModel
+    : CostOpInterface::ExternalModel<TosaGatherCostModel, tosa::GatherOp> {
+  std::optional<int64_t> getFlopCount(Operation *) const { return 0; }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    auto gather = cast<tosa::GatherOp>(op);
+    std::optional<int64_t> rows =
+        getTensorSizeInBytes(gather.getOutput().getType());
+    std::optional<int64_t> indices =
+        getTensorSizeInBytes(gather.getIndices().getType());
+    if (!rows || !indices)
+      return std::nullopt;
+    return llvm::checkedMulAdd(*rows, int64_t{2}, *indices);
+  }
+};
+
+/// tosa ops that only move data (transpose, concat, pad, ...): no
 /// arithmetic, the default bytes. They are copies with a buffer of their
-/// own; tensor.reshape and the other tensor views are not.
+/// own; tosa.reshape (as tosa-to-linalg makes it: collapse_shape and
+/// expand_shape), tensor.reshape and the other tensor views are not.
 struct TosaDataMovementCostModel
     : CostOpInterface::FallbackModel<TosaDataMovementCostModel> {
   std::optional<int64_t> getFlopCount(Operation *) const { return 0; }
@@ -250,7 +296,7 @@ static bool doesNoDeviceWork(Operation *op) {
       op->hasTrait<OpTrait::ConstantLike>() ||
       isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::CollapseShapeOp,
           tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
-          tensor::ReshapeOp>(op))
+          tensor::ReshapeOp, tosa::ReshapeOp>(op))
     return true;
   auto isShaped = [](Type type) {
     return isa<TensorType, BaseMemRefType>(type);
@@ -336,6 +382,26 @@ struct IfCostModel : RegionCostModel<IfCostModel, scf::IfOp> {
     return costliest;
   }
 };
+
+/// func.call: its callee's body, each op once. A callee without a body in
+/// the module, one with several blocks, or a recursive one is unknown.
+struct CallCostModel : RegionCostModel<CallCostModel, func::CallOp> {
+  static std::optional<Counts> getCounts(Operation *op) {
+    auto call = cast<func::CallOp>(op);
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, call.getCalleeAttr());
+    if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock())
+      return std::nullopt;
+    // Calls being priced, innermost last: a callee among them recurses.
+    static thread_local SmallVector<Operation *> pricing;
+    if (llvm::is_contained(pricing, callee.getOperation()))
+      return std::nullopt;
+    pricing.push_back(callee);
+    std::optional<Counts> body = sumBlock(callee.getBody().front());
+    pricing.pop_back();
+    return body;
+  }
+};
 } // namespace
 
 template <typename Model, typename... OpTys>
@@ -368,13 +434,16 @@ void ho::registerCostExternalModels(DialectRegistry &registry) {
     attachCostModel<TosaReductionCostModel, tosa::ArgMaxOp, tosa::ReduceMaxOp,
                     tosa::ReduceMinOp, tosa::ReduceProductOp,
                     tosa::ReduceSumOp>(ctx);
+    tosa::GatherOp::attachInterface<TosaGatherCostModel>(*ctx);
     attachCostModel<TosaDataMovementCostModel, tosa::CastOp, tosa::ConcatOp,
-                    tosa::IdentityOp, tosa::PadOp, tosa::ReshapeOp,
-                    tosa::ReverseOp, tosa::SliceOp, tosa::TileOp,
-                    tosa::TransposeOp>(ctx);
+                    tosa::IdentityOp, tosa::PadOp, tosa::ReverseOp,
+                    tosa::SliceOp, tosa::TileOp, tosa::TransposeOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::InsertSliceOp::attachInterface<InsertSliceCostModel>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
+    func::CallOp::attachInterface<CallCostModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
     scf::ForOp::attachInterface<ForCostModel>(*ctx);

@@ -29,6 +29,8 @@ void AnnotateCostPass::runOnOperation() {
 
   Builder b(&getContext());
   getOperation().walk([&](Operation *op) {
+    if (isPricedWithItsParent(op))
+      return;
     OpCost cost = estimateOpCost(op, *target);
     if (cost.source == CostSource::None)
       return;

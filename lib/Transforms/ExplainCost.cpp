@@ -20,8 +20,16 @@ using namespace mlir::ho;
 
 /// Why the model of `op` does not know its cost.
 static StringRef getUnknownReason(Operation *op) {
+  auto isDynamic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && !shaped.hasStaticShape();
+  };
+  if (llvm::any_of(op->getOperandTypes(), isDynamic) ||
+      llvm::any_of(op->getResultTypes(), isDynamic))
+    return "a shape it reads or writes is dynamic and its loop ranges do not "
+           "fix it";
   if (op->getNumRegions() == 0)
-    return "a shape it reads is dynamic, or a count overflows";
+    return "a count overflows";
   auto loop = dyn_cast<LoopLikeOpInterface>(op);
   if (loop && !loop.getStaticTripCount())
     return "its trip count is not a constant";
@@ -41,6 +49,8 @@ void ExplainCostPass::runOnOperation() {
     return signalPassFailure();
 
   getOperation().walk([&](Operation *op) {
+    if (isPricedWithItsParent(op))
+      return;
     OpCost cost = estimateOpCost(op, *target);
     if (cost.source != CostSource::BytesEstimate)
       return;

@@ -13,6 +13,10 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <string>
+#include <vector>
 
 namespace mlir::ho::test {
 void registerTestBufferLivenessPass();
@@ -30,6 +34,14 @@ int main(int argc, char **argv) {
   mlir::ho::test::registerTestBufferLivenessPass();
   mlir::ho::test::registerTestCostOpInterfacePass();
 
+  // A diagnostic says what and where; the op it is about, printed whole in
+  // generic form after it, buries that. Unless asked for, leave it out.
+  std::vector<char *> args(argv, argv + argc);
+  std::string quiet = "--mlir-print-op-on-diagnostic=false";
+  if (llvm::none_of(args, [](llvm::StringRef arg) {
+        return arg.contains("mlir-print-op-on-diagnostic");
+      }))
+    args.insert(args.begin() + 1, quiet.data());
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "HyperOffload optimizer driver\n", registry));
+      args.size(), args.data(), "HyperOffload optimizer driver\n", registry));
 }

@@ -64,6 +64,8 @@ std::unique_ptr<MLIRContext> ho::cli::createContext() {
   DialectRegistry registry;
   registerInputDialects(registry);
   auto context = std::make_unique<MLIRContext>(registry);
+  // Diagnostics say what and where, without the op in generic form.
+  context->printOpOnDiagnostic(false);
   context->loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
   return context;
 }

@@ -112,8 +112,9 @@ private:
 };
 
 /// Whether `op` is a tensor view (extract_slice, collapse_shape,
-/// expand_shape, cast, bitcast, reshape): its result shares the buffer of its
-/// source, and it does no device work.
+/// expand_shape, cast, bitcast, reshape, tosa.reshape): its result may share
+/// the buffer of its source (where InPlaceWrites lets it), and it does no
+/// device work.
 bool isTensorViewOp(Operation *op);
 
 } // namespace ho

@@ -54,6 +54,11 @@ struct OpCost {
 
 /// Estimates the cost of `op` on `target`.
 OpCost estimateOpCost(Operation *op, const Target &target);
+
+/// Whether `op` is part of an op priced as a whole, such as the payload of
+/// a linalg op (its scalar body, a tensor.extract of a gather in it): the
+/// enclosing op's cost covers it, and it has none of its own.
+bool isPricedWithItsParent(Operation *op);
 /// The cost of a routed kernel when `picked` of its experts are picked with
 /// `assignments` tokens among them; estimateOpCost gives the expectation
 /// under uniform routing.

@@ -76,6 +76,12 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
   llvm::json::Array runs;
   for (const PolicyRun &run : comparison.runs)
     runs.push_back(runToJSON(comparison, run));
+  llvm::json::Array skipped;
+  for (const SkippedPolicy &policy : comparison.skipped)
+    skipped.push_back(llvm::json::Object{
+        {"policy", stringifyComparedPolicy(policy.policy)},
+        {"reason", policy.reason},
+    });
   llvm::json::Value perturbation = nullptr;
   if (const std::optional<Perturbation> &given = comparison.perturbation)
     perturbation = llvm::json::Object{
@@ -104,6 +110,7 @@ llvm::json::Value ho::comparisonToJSON(const PolicyComparison &comparison) {
            {"peak_footprint_bytes", comparison.baseline.peakFootprintBytes},
        }},
       {"policies", std::move(runs)},
+      {"skipped", std::move(skipped)},
   };
   if (const std::optional<StepStatistics> &steps = comparison.baselineSteps) {
     object["routing"] = llvm::json::Object{

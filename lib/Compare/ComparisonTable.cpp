@@ -102,6 +102,11 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
                                             : "yes");
     table.rows.push_back(std::move(row));
   }
+  for (const SkippedPolicy &skipped : comparison.skipped)
+    table.notes.push_back(llvm::formatv("{0}: not run: {1}",
+                                        stringifyComparedPolicy(skipped.policy),
+                                        skipped.reason)
+                              .str());
   return table;
 }
 

@@ -242,6 +242,11 @@ static LogicalResult plan(ModuleOp module, ComparedPolicy policy,
     offsets.allowOverBudget = true;
     pm.addPass(createAssignOffsets(offsets));
   }
+  // The pipeline's own checks: a plan --hyperoffload would reject is not
+  // shown as one that runs.
+  if (pipeline)
+    pm.addPass(
+        createVerifySchedule(getPassOptions<VerifyScheduleOptions>(options)));
   return pm.run(module);
 }
 
@@ -422,6 +427,17 @@ static int64_t getKVCacheBytes(FunctionOpInterface function) {
   return bytes;
 }
 
+/// "file:line:col: message", or the message where it has no file.
+static std::string describeDiagnostic(Diagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = diagnostic.getLocation()->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << diagnostic.str();
+  return text;
+}
+
 FailureOr<PolicyComparison>
 ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
   // Every policy sees embedded weights as the pipeline plans them: as
@@ -458,10 +474,31 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
     comparison.baselineSteps = baseline->steps;
   }
   for (ComparedPolicy policy : policies) {
-    FailureOr<PolicyRun> run =
-        comparer.run(module, policy, options.recordTimelines);
-    if (failed(run))
-      return failure();
+    // A policy that cannot run on this input gets a line saying why; the
+    // rest still run. Only the baseline must run: its errors are the
+    // comparison's.
+    std::string reason;
+    FailureOr<PolicyRun> run = failure();
+    if (policy == ComparedPolicy::None) {
+      run = comparer.run(module, policy, options.recordTimelines);
+      if (failed(run))
+        return failure();
+    } else {
+      ScopedDiagnosticHandler capture(
+          module.getContext(), [&](Diagnostic &diagnostic) {
+            if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
+              return success();
+            if (!reason.empty())
+              reason += "; ";
+            reason += describeDiagnostic(diagnostic);
+            return success();
+          });
+      run = comparer.run(module, policy, options.recordTimelines);
+    }
+    if (failed(run)) {
+      comparison.skipped.push_back({policy, reason});
+      continue;
+    }
     if (policy == ComparedPolicy::None) {
       comparison.baseline = run->result;
       comparison.baselineSteps = run->steps;

@@ -21,4 +21,6 @@ void cli::printComparisonTable(std::FILE *out, const ComparisonTable &cells) {
   for (const std::vector<std::string> &row : cells.rows)
     table.addRow(row);
   table.print(out);
+  for (const std::string &note : cells.notes)
+    fmt::print(out, "{}\n", note);
 }

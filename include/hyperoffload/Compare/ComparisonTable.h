@@ -28,6 +28,8 @@ struct ComparisonTable {
   std::vector<Column> columns;
   /// One row per run, one cell per column.
   std::vector<std::vector<std::string>> rows;
+  /// Lines under the table: the policies that could not run, and why.
+  std::vector<std::string> notes;
 };
 
 /// Policy, peak, reduction, step time, slowdown, stalls, allocator stalls, the

@@ -120,6 +120,14 @@ struct PolicyRun {
   std::optional<StepStatistics> steps;
 };
 
+/// A policy that could not run on the input, and why: the diagnostics its
+/// planning or simulation emitted (a runtime mode on IR that already holds
+/// transfers, a plan the pipeline's checks reject).
+struct SkippedPolicy {
+  ComparedPolicy policy;
+  std::string reason;
+};
+
 struct PolicyComparison {
   // Move-only, as its runs own their modules; saying so lets containers
   // move it.
@@ -142,6 +150,9 @@ struct PolicyComparison {
   /// The bytes of its KV-cache arguments (role "kv_cache"): the share of
   /// memory the paper's headline tracks.
   int64_t kvCacheBytes = 0;
+  /// The policies that could not run, in the order asked; the others still
+  /// ran.
+  std::vector<SkippedPolicy> skipped;
   /// The lower bounds of the input function at the budget: every run is
   /// measured against the graph it was planned from.
   LowerBounds bounds;

@@ -5,9 +5,12 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -16,6 +19,12 @@ bool ho::isTensorViewOp(Operation *op) {
   return isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
              tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
              tensor::ReshapeOp, tosa::ReshapeOp>(op);
+}
+
+/// Whether `value` is a buffer a program loads once and keeps: a constant,
+/// or a global's memref.
+static bool isResidentThroughout(Value value) {
+  return isReadOnlyValue(value) || value.getDefiningOp<memref::GetGlobalOp>();
 }
 
 Value BufferLiveness::getAliasedSource(OpResult result) const {
@@ -40,6 +49,10 @@ BufferLiveness::BufferLiveness(Block &body, int64_t granularity)
     if (isa<tensor::EmptyOp>(op) && op->use_empty())
       continue;
     for (OpResult result : op->getResults()) {
+      if (isa<BaseMemRefType>(result.getType())) {
+        addMemRefResult(result, granularity);
+        continue;
+      }
       Value source = getAliasedSource(result);
       if (source && bufferOf.count(source))
         addAlias(result, source);
@@ -69,7 +82,7 @@ void BufferLiveness::createBuffer(Value root, unsigned point,
   Type type = root.getType();
   if (auto future = dyn_cast<FutureType>(type))
     type = future.getTensorType();
-  if (!isa<TensorType>(type))
+  if (!isa<TensorType, BaseMemRefType>(type))
     return;
   std::optional<int64_t> bytes = getTensorSizeInBytes(type);
   if (!bytes) {
@@ -77,7 +90,7 @@ void BufferLiveness::createBuffer(Value root, unsigned point,
     return;
   }
   // Constants are resident from entry, as bufferization's globals are.
-  if (isReadOnlyValue(root))
+  if (isResidentThroughout(root))
     point = getEntryPoint();
   BufferInfo &buffer = buffers.emplace_back();
   buffer.id = buffers.size() - 1;
@@ -87,6 +100,20 @@ void BufferLiveness::createBuffer(Value root, unsigned point,
   buffer.definition = point;
   bufferOf[root] = buffer.id;
   definedAt[point].push_back(buffer.id);
+}
+
+void BufferLiveness::addMemRefResult(OpResult result, int64_t granularity) {
+  Operation *op = result.getOwner();
+  if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+    if (bufferOf.count(view.getViewSource()))
+      addAlias(result, view.getViewSource());
+    return;
+  }
+  // Only an allocation, or a global's buffer, is a buffer of its own; other
+  // memref results (a function's, say) are not tracked.
+  if (isa<memref::GetGlobalOp>(op) ||
+      hasSingleEffect<MemoryEffects::Allocate>(op, result))
+    createBuffer(result, getPoint(op), granularity);
 }
 
 void BufferLiveness::addAlias(Value alias, Value source) {
@@ -100,8 +127,12 @@ bool BufferLiveness::touchesBuffer(OpOperand &use) const {
     return true;
   // An init whose contents the op ignores, for a result written elsewhere.
   auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
-  return !dps || !dps.isDpsInit(&use) ||
-         getAliasedSource(dps.getTiedOpResult(&use)) == use.get();
+  if (!dps || !dps.isDpsInit(&use))
+    return true;
+  // A memref init has no result: the op writes the buffer itself.
+  if (!isa<TensorType>(use.get().getType()))
+    return true;
+  return getAliasedSource(dps.getTiedOpResult(&use)) == use.get();
 }
 
 void BufferLiveness::computeLastUses() {
@@ -110,7 +141,7 @@ void BufferLiveness::computeLastUses() {
     // whole call. A plan that wants their memory passes them as remote.
     // Constants are weights a program loads once, resident throughout
     // (ho-constants-as-arguments makes them arguments the plan can move).
-    if (buffer.isArgument() || isReadOnlyValue(buffer.root)) {
+    if (buffer.isArgument() || isResidentThroughout(buffer.root)) {
       buffer.lastUse = getExitPoint();
       lastUsedAt[buffer.lastUse].push_back(buffer.id);
       continue;

@@ -150,7 +150,8 @@ std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
   for (const BufferInfo &buffer : liveness.getBuffers()) {
     ArrayRef<unsigned> points = uses[buffer.id];
     bool argument = buffer.isArgument();
-    if (buffer.size == 0)
+    // Memref buffers are the program's own allocations; only tensors move.
+    if (buffer.size == 0 || isa<BaseMemRefType>(buffer.root.getType()))
       continue;
     // An argument nothing reads (a caller may pass more than is used) can
     // stay in the tier for the whole step, at no cost.

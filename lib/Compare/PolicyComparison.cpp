@@ -440,9 +440,11 @@ static std::string describeDiagnostic(Diagnostic &diagnostic) {
 
 FailureOr<PolicyComparison>
 ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
-  // Every policy sees embedded weights as the pipeline plans them: as
+  // An input no policy can take fails before any runs, as in the pipeline;
+  // every policy sees embedded weights as the pipeline plans them: as
   // weights passed in.
   PassManager prepare(module->getName());
+  prepare.addPass(createCheckPlannable());
   prepare.addPass(createConstantsAsArguments());
   if (failed(prepare.run(module)))
     return failure();

@@ -20,6 +20,8 @@ withTargetAndBudget(const HyperOffloadPipelineOptions &options) {
 
 void ho::buildHyperOffloadPipeline(OpPassManager &pm,
                                    const HyperOffloadPipelineOptions &options) {
+  // An input the planner cannot take fails before any planning.
+  pm.addPass(createCheckPlannable());
   // Weights embedded as constants are planned like weights passed in.
   pm.addPass(createConstantsAsArguments());
 

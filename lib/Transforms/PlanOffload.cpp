@@ -9,6 +9,7 @@
 
 #include "PassTarget.h"
 #include "PlanSelection.h"
+#include "PlannableChecks.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
@@ -71,6 +72,10 @@ void PlanOffloadPass::runOnOperation() {
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())
       continue;
+    if (failed(checkPlannable(function, target.device.allocationGranularity))) {
+      signalPassFailure();
+      continue;
+    }
     // A budget below what one op needs at once has no schedule at all.
     if (failed(checkBudgetFits(computeLowerBounds(function.getBody().front(),
                                                   target, options.budget)))) {

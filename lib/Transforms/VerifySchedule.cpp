@@ -11,8 +11,8 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
+#include "PlannableChecks.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
-#include "hyperoffload/Analysis/ScheduleChecks.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -48,40 +48,6 @@ static bool hasStaticPlan(FunctionOpInterface function) {
                                          : WalkResult::advance();
   });
   return walk.wasInterrupted();
-}
-
-/// Rule 2: a value is not read after its buffer was overwritten in place.
-static LogicalResult checkStaleReads(Block &body,
-                                     const BufferLiveness &liveness) {
-  SmallVector<StaleRead> reads = findStaleReads(body, liveness);
-  for (const StaleRead &read : reads) {
-    InFlightDiagnostic diag =
-        read.use->getOwner()->emitError()
-        << "operand #" << read.use->getOperandNumber()
-        << " is read after its buffer was overwritten in place; read it "
-           "before the overwrite, or give the overwriting result a buffer of "
-           "its own";
-    diag.attachNote(read.writer->getLoc()) << "the buffer is overwritten here";
-  }
-  return success(reads.empty());
-}
-
-/// Rule 3: every prefetch is awaited, or its future returned to the caller.
-static LogicalResult checkUnawaitedPrefetches(Block &body) {
-  SmallVector<UnawaitedPrefetch> unawaited = findUnawaitedPrefetches(body);
-  for (const UnawaitedPrefetch &prefetch : unawaited) {
-    InFlightDiagnostic diag =
-        prefetch.prefetch->emitError()
-        << "never awaited: the transfer is wasted and its buffer never "
-           "released; await its future before the data is needed, or remove "
-           "the prefetch";
-    if (prefetch.escape)
-      diag.attachNote(prefetch.escape->getLoc())
-          << "the future is passed on here, which does not count as an "
-             "await: only an ho.await in this function, or returning the "
-             "future to the caller, completes the transfer";
-  }
-  return success(unawaited.empty());
 }
 
 /// Rule 1 (b): a prefetch is issued after the offload of its source has
@@ -146,6 +112,8 @@ private:
 LogicalResult VerifySchedulePass::verifyFunction(FunctionOpInterface function,
                                                  const Target &target,
                                                  int64_t budgetBytes) {
+  if (failed(checkSingleBlock(function)))
+    return failure();
   Block &body = function.getFunctionBody().front();
   for (Operation &op : body)
     if (isa<OffloadOp, PrefetchOp>(op))
@@ -153,6 +121,7 @@ LogicalResult VerifySchedulePass::verifyFunction(FunctionOpInterface function,
 
   // Every rule is checked, so that one run reports every violation.
   BufferLiveness liveness(body, target.device.allocationGranularity);
+  // Rules 2 and 3.
   bool valid = succeeded(checkStaleReads(body, liveness));
   valid &= succeeded(checkUnawaitedPrefetches(body));
 

@@ -95,6 +95,9 @@ public:
 private:
   void createBuffer(Value root, unsigned point, int64_t granularity);
   void addAlias(Value alias, Value source);
+  /// A memref allocation, global or view: device memory the program manages
+  /// itself, measured but never moved (the planner plans tensors).
+  void addMemRefResult(OpResult result, int64_t granularity);
   void computeLastUses();
   void computeProfile();
 

@@ -168,6 +168,38 @@ def ConstantsAsArguments : Pass<"ho-constants-as-arguments", "::mlir::ModuleOp">
   ];
 }
 
+def CheckPlannable : Pass<"ho-check-plannable", "::mlir::ModuleOp"> {
+  let summary = "Reject, before any planning, a function the planner cannot take";
+  let description = [{
+    Checks every function with a body before anything is planned, so that an
+    input the planner cannot take fails at once rather than after minutes of
+    planning. Each violation is an error at the op that breaks the rule; any
+    violation fails the pass. A passing run leaves the IR unchanged.
+
+    1. The body is one block. Loops and branches must be ops with regions
+       (scf); `mlir-opt --lift-cf-to-scf` turns a control-flow graph into
+       them.
+    2. Every tensor that needs a buffer has a static size. A view or cast
+       to a dynamic type of a sized buffer is fine: it shares that buffer.
+    3. No value is read after an op overwrote its buffer in place (only
+       tied `ho.compute` results can do that: a destination-style result
+       that would gets a buffer of its own).
+    4. Every prefetch already in the input is awaited.
+
+    Memref buffers (arguments, allocations, globals) are counted in the
+    memory the function needs but never moved; a function that has them
+    gets a warning, since the plan can only move its tensors. Plan before
+    bufferization.
+
+    `--hyperoffload` runs this pass first; `ho-plan-offload` checks the same
+    rules when it runs alone.
+  }];
+  let statistics = [
+    Statistic<"numMemRefFunctions", "memref-functions",
+              "Functions with memref buffers the plan cannot move">
+  ];
+}
+
 def ExplainCost : Pass<"ho-explain-cost", "::mlir::ModuleOp"> {
   let summary = "Remark on every op the cost model does not know";
   let description = [{

@@ -1,0 +1,82 @@
+//===- PlannableChecks.cpp - Diagnostics for what a plan cannot handle ---===//
+
+#include "PlannableChecks.h"
+
+#include "hyperoffload/Analysis/ScheduleChecks.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+LogicalResult ho::checkSingleBlock(FunctionOpInterface function) {
+  Region &body = function.getFunctionBody();
+  if (body.hasOneBlock())
+    return success();
+  Block &second = *std::next(body.begin());
+  InFlightDiagnostic diag =
+      emitError(function.getLoc())
+      << "@" << function.getName() << " has " << body.getBlocks().size()
+      << " blocks; the planner takes a function body of one block, with "
+         "loops and branches as scf ops: run `mlir-opt --lift-cf-to-scf` first";
+  diag.attachNote(second.empty() ? function.getLoc() : second.front().getLoc())
+      << "the second block starts here";
+  return failure();
+}
+
+LogicalResult ho::checkSizedTensors(FunctionOpInterface function,
+                                    const BufferLiveness &liveness) {
+  ArrayRef<Value> unsized = liveness.getUnsizedValues();
+  if (unsized.empty())
+    return success();
+  InFlightDiagnostic diag =
+      emitError(unsized.front().getLoc())
+      << "a tensor of unknown size (" << unsized.front().getType()
+      << "): the planner needs the bytes of every buffer; give @"
+      << function.getName() << " static shapes";
+  if (unsized.size() > 1)
+    diag.attachNote(unsized[1].getLoc())
+        << unsized.size() - 1 << " more tensors of unknown size, the next here";
+  return failure();
+}
+
+LogicalResult ho::checkStaleReads(Block &body, const BufferLiveness &liveness) {
+  SmallVector<StaleRead> reads = findStaleReads(body, liveness);
+  for (const StaleRead &read : reads) {
+    InFlightDiagnostic diag =
+        read.use->getOwner()->emitError()
+        << "operand #" << read.use->getOperandNumber()
+        << " is read after its buffer was overwritten in place; read it "
+           "before the overwrite, or give the overwriting result a buffer of "
+           "its own";
+    diag.attachNote(read.writer->getLoc()) << "the buffer is overwritten here";
+  }
+  return success(reads.empty());
+}
+
+LogicalResult ho::checkUnawaitedPrefetches(Block &body) {
+  SmallVector<UnawaitedPrefetch> unawaited = findUnawaitedPrefetches(body);
+  for (const UnawaitedPrefetch &prefetch : unawaited) {
+    InFlightDiagnostic diag =
+        prefetch.prefetch->emitError()
+        << "never awaited: the transfer is wasted and its buffer never "
+           "released; await its future before the data is needed, or remove "
+           "the prefetch";
+    if (prefetch.escape)
+      diag.attachNote(prefetch.escape->getLoc())
+          << "the future is passed on here, which does not count as an "
+             "await: only an ho.await in this function, or returning the "
+             "future to the caller, completes the transfer";
+  }
+  return success(unawaited.empty());
+}
+
+LogicalResult ho::checkPlannable(FunctionOpInterface function,
+                                 int64_t granularity) {
+  if (failed(checkSingleBlock(function)))
+    return failure();
+  Block &body = function.getFunctionBody().front();
+  BufferLiveness liveness(body, granularity);
+  bool valid = succeeded(checkSizedTensors(function, liveness));
+  valid &= succeeded(checkStaleReads(body, liveness));
+  valid &= succeeded(checkUnawaitedPrefetches(body));
+  return success(valid);
+}

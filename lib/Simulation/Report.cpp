@@ -63,9 +63,10 @@ static std::string describeLink(std::optional<MemoryTier> tier, bool toDevice) {
 static void printLowerBounds(llvm::raw_ostream &os,
                              const SimulationResult &result,
                              const LowerBounds &bounds) {
-  os << llvm::formatv("  memory bound    {0} ({1})",
-                      formatBytes(bounds.memoryBytes),
-                      "at " + formatOpLocation(bounds.memoryOp));
+  os << "  memory bound    " << formatBytes(bounds.memoryBytes);
+  // No op needs device memory when nothing is read on the device.
+  if (bounds.memoryOp)
+    os << " (at " << formatOpLocation(bounds.memoryOp) << ")";
   if (!bounds.fitsBudget())
     os << llvm::formatv(", above the {0} budget: no schedule fits",
                         formatBytes(bounds.budget));

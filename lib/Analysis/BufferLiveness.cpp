@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -109,9 +110,10 @@ void BufferLiveness::addMemRefResult(OpResult result, int64_t granularity) {
       addAlias(result, view.getViewSource());
     return;
   }
-  // Only an allocation, or a global's buffer, is a buffer of its own; other
-  // memref results (a function's, say) are not tracked.
-  if (isa<memref::GetGlobalOp>(op) ||
+  // An allocation, a global's buffer and a call's result (bufferized
+  // functions return what they allocate) are buffers of their own; other
+  // memref results are not tracked.
+  if (isa<memref::GetGlobalOp, CallOpInterface>(op) ||
       hasSingleEffect<MemoryEffects::Allocate>(op, result))
     createBuffer(result, getPoint(op), granularity);
 }

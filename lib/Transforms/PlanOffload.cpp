@@ -35,6 +35,22 @@ private:
 };
 } // namespace
 
+/// A called function is not planned: its peak as written must fit.
+static LogicalResult checkCalledFunctionFits(func::FuncOp function,
+                                             const Target &target,
+                                             int64_t budget) {
+  BufferLiveness liveness(function.getBody().front(),
+                          target.device.allocationGranularity);
+  if (liveness.getPeakBytes() <= budget)
+    return success();
+  return function.emitError()
+         << "@" << function.getName() << " is called, so its plan cannot "
+         << "change its signature, and as written its peak of "
+         << liveness.getPeakBytes() << " bytes is over the budget of " << budget
+         << " bytes: inline it (--inline) to plan it with its "
+         << "caller";
+}
+
 void PlanOffloadPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<PassTargetAndBudget> loaded =
@@ -74,6 +90,14 @@ void PlanOffloadPass::runOnOperation() {
       continue;
     if (failed(checkPlannable(function, target.device.allocationGranularity))) {
       signalPassFailure();
+      continue;
+    }
+    // A plan may pass arguments and results in a tier, which would break
+    // the calls: a called function runs as written, inside its caller's
+    // plan.
+    if (!SymbolTable::symbolKnownUseEmpty(function, module)) {
+      if (failed(checkCalledFunctionFits(function, target, options.budget)))
+        signalPassFailure();
       continue;
     }
     // A budget below what one op needs at once has no schedule at all.

@@ -6,6 +6,7 @@
 // RUN: %python %utils/check-front-end-ir.py --opt hyperoffload-opt --mlir-opt %mlir_opt %s | FileCheck %s
 // CHECK: embedding-argmax.mlir: as delivered: peak 8946176 B, memory bound 4751360 B = one-shot; planned, verified, lowered and re-parsed at 4 of 4 budgets
 // CHECK: embedding-argmax.mlir: canonicalize+cse: peak 8946176 B, memory bound 4751360 B = one-shot; planned, verified, lowered and re-parsed at 4 of 4 budgets
+// CHECK: embedding-argmax.mlir: inline+canonicalize+cse: peak 8946176 B, memory bound 4751360 B = one-shot; planned, verified, lowered and re-parsed at 4 of 4 budgets
 // CHECK: 1 files, 0 failures
 
 #rows = affine_map<(d0, d1) -> (d0)>

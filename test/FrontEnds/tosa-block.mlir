@@ -5,6 +5,7 @@
 // RUN: %python %utils/check-front-end-ir.py --opt hyperoffload-opt --mlir-opt %mlir_opt %s | FileCheck %s
 // CHECK: tosa-block.mlir: as delivered: peak 1378816 B, memory bound 721408 B = one-shot; planned, verified, lowered and re-parsed at 4 of 4 budgets
 // CHECK: tosa-block.mlir: canonicalize+cse: peak 1378816 B, memory bound 721408 B = one-shot; planned, verified, lowered and re-parsed at 4 of 4 budgets
+// CHECK: tosa-block.mlir: inline+canonicalize+cse: peak 1378816 B, memory bound 721408 B = one-shot; planned, verified, lowered and re-parsed at 4 of 4 budgets
 // CHECK: 1 files, 0 failures
 
 func.func @block(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {

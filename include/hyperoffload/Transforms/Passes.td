@@ -266,6 +266,12 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     passes them from that tier, and results that alias them (a KV cache
     updated in place) are stored back and returned as `!ho.remote` too.
 
+    A function something calls keeps its signature, so it is not planned:
+    it runs as written inside its caller's plan, where the call is one op,
+    and it is an error when its peak as written is over the budget. Inline
+    it first (`--inline`) to plan its work with its caller's. Before
+    planning, every function must pass the checks of `ho-check-plannable`.
+
     `policy=hyperoffload` (the default) offloads only what the budget needs,
     times each transfer against the other traffic on its link with the cost
     model, and picks the tier per tensor. The baselines are `naive` (always

@@ -57,6 +57,10 @@ bool ho::isReadOnlyValue(Value value) {
   return def && def->hasTrait<OpTrait::ConstantLike>();
 }
 
+bool ho::isUndefinedValue(Value value) {
+  return value.getDefiningOp<tensor::EmptyOp>() != nullptr;
+}
+
 /// Whether `use`, an input of its owner, is read element by element into
 /// the same element of every init, so that writing the result over it in
 /// place is safe.
@@ -187,7 +191,7 @@ void InPlaceDecider::addVersions() {
         }
       }
       addVersion(result, pointOf.lookup(&op), isReadOnlyValue(result),
-                 isa<tensor::EmptyOp>(op));
+                 isUndefinedValue(result));
     }
   }
 }

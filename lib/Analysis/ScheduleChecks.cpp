@@ -55,6 +55,14 @@ OverwriteIndex::OverwriteIndex(Block &body, const BufferLiveness &liveness)
 }
 
 unsigned OverwriteIndex::getDefinitionPoint(Value value) const {
+  // A view that shares its source's buffer shows the source's data: that
+  // data is spoilt by any overwrite after the source's definition.
+  while (Operation *view = value.getDefiningOp()) {
+    if (!isTensorViewOp(view) ||
+        liveness.lookup(view->getOperand(0)) != liveness.lookup(value))
+      break;
+    value = view->getOperand(0);
+  }
   if (isa<BlockArgument>(value))
     return liveness.getEntryPoint();
   return liveness.getPoint(value.getDefiningOp());
@@ -91,7 +99,10 @@ SmallVector<StaleRead> ho::findStaleReads(Block &body,
       // One report per value and user, even if it reads the value twice.
       llvm::SmallDenseSet<Value, 4> reported;
       for (OpOperand &use : user->getOpOperands()) {
-        if (!readsOperand(use))
+        // Undefined contents (a tensor.empty) are garbage either way; a
+        // view reads nothing itself, its readers read its source's data.
+        if (!readsOperand(use) || isUndefinedValue(use.get()) ||
+            isTensorViewOp(user))
           continue;
         Operation *writer = index.findOverwriteBefore(use.get(), point);
         if (writer && reported.insert(use.get()).second)

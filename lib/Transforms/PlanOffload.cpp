@@ -15,6 +15,8 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::ho {
 #define GEN_PASS_DEF_PLANOFFLOAD

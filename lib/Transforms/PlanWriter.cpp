@@ -5,6 +5,8 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -14,6 +16,16 @@ void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
   for (const RemoteArgument &remote : arguments) {
     BlockArgument arg = function.getArgument(remote.index);
     auto tensor = cast<TensorType>(arg.getType());
+    // An init the op never reads (a fill's out) needs a tensor of the type,
+    // not the argument's contents, which are now in the tier.
+    for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+      if (liveness.touchesBuffer(use))
+        continue;
+      builder.setInsertionPoint(use.getOwner());
+      use.set(tensor::EmptyOp::create(builder, use.getOwner()->getLoc(),
+                                      tensor.getShape(),
+                                      tensor.getElementType()));
+    }
     arg.setType(RemoteType::get(tensor, remote.tier));
     remoteTier[liveness.lookup(arg)->id] = remote.tier;
   }
@@ -84,12 +96,22 @@ void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
   }
 }
 
+std::optional<BufferId> PlanWriter::getBufferId(Value value) const {
+  if (const BufferInfo *buffer = liveness.lookup(value))
+    return buffer->id;
+  auto fetched = fetchedBuffer.find(value);
+  if (fetched == fetchedBuffer.end())
+    return std::nullopt;
+  return fetched->second;
+}
+
 SmallVector<Operation *> PlanWriter::getViewsToRemake(Value carrier) const {
   SmallVector<Operation *> views;
-  const BufferInfo *buffer = liveness.lookup(carrier);
+  std::optional<BufferId> buffer = getBufferId(carrier);
   Value whole = carrier;
+  // An earlier gap may have switched the view to a fetched copy.
   while (Operation *view = whole.getDefiningOp()) {
-    if (!isTensorViewOp(view) || liveness.lookup(view->getOperand(0)) != buffer)
+    if (!isTensorViewOp(view) || getBufferId(view->getOperand(0)) != buffer)
       break;
     views.push_back(view);
     whole = view->getOperand(0);
@@ -99,6 +121,24 @@ SmallVector<Operation *> PlanWriter::getViewsToRemake(Value carrier) const {
   if (bytes && bytes == getTensorSizeInBytes(whole.getType()))
     views.clear();
   return views;
+}
+
+Value PlanWriter::materializeSlice(Value value) {
+  // A slice with a buffer of its own (a copy, since its source is written
+  // in place later) would share its source's buffer once the plan fetches
+  // its later reads, and the runtime moves whole buffers only: copy it into
+  // a buffer of its own explicitly.
+  Operation *view = value.getDefiningOp();
+  const BufferInfo *buffer = liveness.lookup(value);
+  if (!view || !isTensorViewOp(view) || !buffer || buffer->root != value ||
+      getTensorSizeInBytes(value.getType()) ==
+          getTensorSizeInBytes(view->getOperand(0).getType()))
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  Value init = tensor::EmptyOp::create(builder, value.getLoc(), type.getShape(),
+                                       type.getElementType());
+  return linalg::CopyOp::create(builder, value.getLoc(), value, init)
+      .getResult(0);
 }
 
 Value PlanWriter::writeTransfers(const PlannedGap &gap,
@@ -113,7 +153,8 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
       builder.setInsertionPointAfter(last);
     else
       builder.setInsertionPointToStart(&function.getBody().front());
-    source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
+    source = OffloadOp::create(builder, value.getLoc(), materializeSlice(value),
+                               gap.tier);
     if (gap.waitBefore) {
       // Ahead of the prefetches and awaits already placed before that op:
       // the memory the store frees is what their copies land in.
@@ -147,12 +188,7 @@ void PlanWriter::storeRemoteResults() {
     Value value = operand.get();
     if (!isa<TensorType>(value.getType()))
       continue;
-    std::optional<BufferId> buffer;
-    if (const BufferInfo *info = liveness.lookup(value))
-      buffer = info->id;
-    else if (auto fetched = fetchedBuffer.find(value);
-             fetched != fetchedBuffer.end())
-      buffer = fetched->second;
+    std::optional<BufferId> buffer = getBufferId(value);
     if (!buffer)
       continue;
     auto tier = remoteTier.find(*buffer);

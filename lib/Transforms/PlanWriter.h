@@ -47,6 +47,12 @@ private:
   SmallVector<Operation *> getViewsToRemake(Value carrier) const;
   /// Writes the store (if any), prefetch and await of `gap`, whose data is
   /// in `value` on the device; returns the fetched copy.
+  /// The buffer `value` lives in: the analysed one, or the one whose
+  /// fetched copy it is.
+  std::optional<BufferId> getBufferId(Value value) const;
+  /// `value`, or an explicit copy of it when it is a slice with a buffer
+  /// of its own, inserted at the builder's point.
+  Value materializeSlice(Value value);
   Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
                        Value value);
   void storeRemoteResults();

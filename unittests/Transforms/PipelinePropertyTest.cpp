@@ -11,7 +11,9 @@
 //      premature prefetch, does not run out of memory, never compacts, and
 //      is no faster than the time lower bound of the unplanned function
 //      (its compute part only, when the pipeline changed the order);
-//   4. planning a copy of the same input again prints the same IR.
+//   4. planning a copy of the same input again prints the same IR;
+//   5. the plan lowers with ho-lower-to-runtime and the lowered IR, printed,
+//      parses back and verifies.
 //
 // HO_PROPERTY_SEED=<n> runs only seed n and prints its input, target and
 // budget, to reproduce a failure with hyperoffload-opt; HO_PROPERTY_SEEDS=<n>
@@ -25,6 +27,7 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Simulation/Simulator.h"
 #include "hyperoffload/Target/Target.h"
+#include "hyperoffload/Transforms/Passes.h"
 #include "hyperoffload/Transforms/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,6 +36,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -380,6 +384,19 @@ PipelineRun runPipeline(ModuleOp module, StringRef hwPath, int64_t budget) {
   return run;
 }
 
+/// Lowers a copy of `module` with ho-lower-to-runtime, prints it and parses
+/// the text back; true when every step succeeds and the result verifies.
+bool lowersAndParsesBack(ModuleOp module) {
+  OwningOpRef<ModuleOp> lowered = module.clone();
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  pm.addPass(createLowerToRuntime());
+  if (failed(pm.run(*lowered)))
+    return false;
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceString<ModuleOp>(print(*lowered), module.getContext());
+  return parsed && succeeded(verify(*parsed));
+}
+
 /// The first error of `run` with every number replaced by N, so that
 /// failures of the same kind group together.
 std::string getFirstErrorShape(const PipelineRun &run) {
@@ -567,6 +584,11 @@ void PipelinePropertyTest::runSeed(uint64_t seed, bool verbose) {
         << planned;
     if (timeBound > 0)
       sumRatio += result->stepTime / timeBound;
+
+    // Property 5: the verified plan lowers, and the lowered IR parses back.
+    EXPECT_TRUE(lowersAndParsesBack(*module))
+        << drawn.describe() << "\nplanned:\n"
+        << planned;
   }
 }
 

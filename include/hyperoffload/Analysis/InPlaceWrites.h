@@ -57,6 +57,10 @@ Value getReusableSource(OpResult result);
 /// may be written into its buffer.
 bool isReadOnlyValue(Value value);
 
+/// Whether a value's contents are undefined (a tensor.empty's result):
+/// reading it reads nothing, so a write into its buffer spoils no read.
+bool isUndefinedValue(Value value);
+
 /// The in-place decisions for the destination-style results of one block.
 class InPlaceWrites {
 public:

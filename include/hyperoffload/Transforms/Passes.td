@@ -320,8 +320,11 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     ```
   }];
   // The plan writes ho ops and types into IR that may hold none yet
-  // (upstream linalg or tosa).
-  let dependentDialects = ["::mlir::ho::HODialect"];
+  // (upstream linalg or tosa), tensor.empty for unread inits and
+  // linalg.copy for slices it stores.
+  let dependentDialects = ["::mlir::ho::HODialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = !listconcat(TargetOptions, [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
            "Device memory the plan must fit in: bytes with a unit (48GiB), "

@@ -53,6 +53,7 @@ void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
 
 void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
   const BufferInfo &buffer = liveness.getBuffer(gaps.front().buffer);
+  carrier = materializeSlice(carrier);
   // Every use of the data reads the copy the last gap before it fetched.
   // Sorting the uses once, by point, hands each gap its own without looking
   // at the others again.
@@ -126,19 +127,22 @@ SmallVector<Operation *> PlanWriter::getViewsToRemake(Value carrier) const {
 Value PlanWriter::materializeSlice(Value value) {
   // A slice with a buffer of its own (a copy, since its source is written
   // in place later) would share its source's buffer once the plan fetches
-  // its later reads, and the runtime moves whole buffers only: copy it into
-  // a buffer of its own explicitly.
+  // its later reads, and the runtime moves whole buffers only: make the copy
+  // explicit, where bufferization would make it, and use it instead.
   Operation *view = value.getDefiningOp();
   const BufferInfo *buffer = liveness.lookup(value);
   if (!view || !isTensorViewOp(view) || !buffer || buffer->root != value ||
       getTensorSizeInBytes(value.getType()) ==
           getTensorSizeInBytes(view->getOperand(0).getType()))
     return value;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointAfter(view);
   auto type = cast<RankedTensorType>(value.getType());
   Value init = tensor::EmptyOp::create(builder, value.getLoc(), type.getShape(),
                                        type.getElementType());
-  return linalg::CopyOp::create(builder, value.getLoc(), value, init)
-      .getResult(0);
+  auto copy = linalg::CopyOp::create(builder, value.getLoc(), value, init);
+  value.replaceAllUsesExcept(copy.getResult(0), copy);
+  return copy.getResult(0);
 }
 
 Value PlanWriter::writeTransfers(const PlannedGap &gap,
@@ -153,8 +157,7 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
       builder.setInsertionPointAfter(last);
     else
       builder.setInsertionPointToStart(&function.getBody().front());
-    source = OffloadOp::create(builder, value.getLoc(), materializeSlice(value),
-                               gap.tier);
+    source = OffloadOp::create(builder, value.getLoc(), value, gap.tier);
     if (gap.waitBefore) {
       // Ahead of the prefetches and awaits already placed before that op:
       // the memory the store frees is what their copies land in.

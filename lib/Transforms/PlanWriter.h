@@ -50,8 +50,8 @@ private:
   /// The buffer `value` lives in: the analysed one, or the one whose
   /// fetched copy it is.
   std::optional<BufferId> getBufferId(Value value) const;
-  /// `value`, or an explicit copy of it when it is a slice with a buffer
-  /// of its own, inserted at the builder's point.
+  /// `value`, or, when it is a slice with a buffer of its own, an explicit
+  /// copy of it right after the slice, which then replaces it.
   Value materializeSlice(Value value);
   Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
                        Value value);

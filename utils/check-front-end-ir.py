@@ -113,7 +113,8 @@ def budgets_between(bound, peak):
     """1.05x the bound, 1.25x, the midpoint and the peak, in the range."""
     if peak <= bound:
         return [peak]
-    low = -(-bound * 105 // 100)
+    # A budget is positive, even where nothing needs the device.
+    low = max(1, -(-bound * 105 // 100))
     points = {low, -(-bound * 125 // 100), (low + peak) // 2, peak}
     return sorted(b for b in points if low <= b <= peak)
 

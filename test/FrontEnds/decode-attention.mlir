@@ -9,9 +9,11 @@
 // the plan at the peak goes through, but below it every budget fails. The
 // transpose needs the key cache and its 1 MB transpose on the device, so
 // the value cache, written in place at the top and read only at the end,
-// must leave the device in between; the planner keeps it there (it is a
-// device argument, and the plan does not combine passing it in the tier
-// with storing it after the write), and no plan fits under 5.25 MB.
+// must leave the device in between. Across that gap two values carry the
+// cache (the written cache, returned, and the extract_slice view the
+// attention reads), and the planner only takes a gap one value carries
+// (PlanningContext::findCarrier), so it keeps the cache on the device and
+// no plan fits under 5.25 MB.
 // REQUIRES: mlir-opt
 // RUN: not %python %utils/check-front-end-ir.py --opt hyperoffload-opt --mlir-opt %mlir_opt %s | FileCheck %s
 // CHECK: decode-attention.mlir: as delivered: peak 5513728 B, memory bound 3146752 B = one-shot; planned, verified, lowered and re-parsed at 1 of 4 budgets

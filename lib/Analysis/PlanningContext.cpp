@@ -151,7 +151,7 @@ std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
     ArrayRef<unsigned> points = uses[buffer.id];
     bool argument = buffer.isArgument();
     // Memref buffers are the program's own allocations; only tensors move.
-    if (buffer.size == 0 || isa<BaseMemRefType>(buffer.root.getType()))
+    if (buffer.size == 0 || buffer.isMemRef())
       continue;
     // An argument nothing reads (a caller may pass more than is used) can
     // stay in the tier for the whole step, at no cost.

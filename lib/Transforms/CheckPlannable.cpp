@@ -21,7 +21,7 @@ static bool warnAboutMemRefBuffers(FunctionOpInterface function, Block &body) {
   int64_t bytes = 0;
   const BufferInfo *first = nullptr;
   for (const BufferInfo &buffer : liveness.getBuffers()) {
-    if (!isa<BaseMemRefType>(buffer.root.getType()))
+    if (!buffer.isMemRef())
       continue;
     bytes += buffer.size;
     first = first ? first : &buffer;

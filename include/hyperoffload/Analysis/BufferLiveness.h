@@ -16,6 +16,7 @@
 #include "hyperoffload/Analysis/InPlaceWrites.h"
 
 #include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -43,6 +44,8 @@ struct BufferInfo {
   unsigned lastUse = 0;
 
   bool isArgument() const { return isa<BlockArgument>(root); }
+  /// A memref buffer of bufferized IR: measured, never moved.
+  bool isMemRef() const { return isa<BaseMemRefType>(root.getType()); }
 };
 
 /// Buffer liveness of one block (a function body).

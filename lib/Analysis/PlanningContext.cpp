@@ -121,6 +121,12 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
         Operation *owner = body.findAncestorOpInBlock(*use.getOwner());
         if (!owner || !liveness.touchesBuffer(use))
           continue;
+        // A view reads no data: the data must be on the device where the
+        // view is read, and a view made in a gap is remade on the copy
+        // fetched after it. (A slice with a buffer of its own is a copy.)
+        if (owner == use.getOwner() && isTensorViewOp(owner) &&
+            liveness.lookup(owner->getResult(0)) == &buffer)
+          continue;
         unsigned point = owner->hasTrait<OpTrait::ReturnLike>()
                              ? exit
                              : liveness.getPoint(owner);
@@ -128,6 +134,18 @@ PlanningContext::PlanningContext(Block &body, const Target &target,
         lastRead = std::max(lastRead, point);
       }
       spans.push_back({defined, lastRead});
+    }
+    // What a view reads, its source carries: aliases come in program order,
+    // so a view follows its source.
+    for (unsigned index = buffer.aliases.size(); index-- > 1;) {
+      Operation *view = buffer.aliases[index].getDefiningOp();
+      if (!view || !isTensorViewOp(view))
+        continue;
+      auto source = llvm::find(buffer.aliases, view->getOperand(0));
+      if (source != buffer.aliases.end()) {
+        unsigned &lastRead = spans[source - buffer.aliases.begin()].second;
+        lastRead = std::max(lastRead, spans[index].second);
+      }
     }
     aliasSpans.push_back(std::move(spans));
     llvm::sort(points);
@@ -153,9 +171,11 @@ std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
     // Memref buffers are the program's own allocations; only tensors move.
     if (buffer.size == 0 || buffer.isMemRef())
       continue;
-    // An argument nothing reads (a caller may pass more than is used) can
-    // stay in the tier for the whole step, at no cost.
-    if (points.empty()) {
+    // An argument nothing reads (a caller may pass more than is used), or
+    // that is only handed back, can stay in the tier for the whole step, at
+    // no cost: a result that aliases a remote argument is returned remote.
+    if (points.empty() || (argument && points.size() == 1 &&
+                           points.front() == liveness.getExitPoint())) {
       if (argument)
         gaps.push_back({buffer.id, 0, GapCandidate::kUnused, /*clean=*/true});
       continue;
@@ -181,20 +201,40 @@ std::vector<GapCandidate> PlanningContext::enumerateGaps() const {
   return gaps;
 }
 
+/// Whether `value` is made from `base` by a chain of views.
+static bool isViewChainOf(Value value, Value base) {
+  while (value != base) {
+    Operation *view = value.getDefiningOp();
+    if (!view || !isTensorViewOp(view))
+      return false;
+    value = view->getOperand(0);
+  }
+  return true;
+}
+
 Value PlanningContext::findCarrier(BufferId id, unsigned previous,
                                    unsigned next) const {
-  Value carrier;
+  SmallVector<Value, 2> spanning;
   for (auto [alias, span] :
        llvm::zip_equal(liveness.getBuffer(id).aliases, aliasSpans[id])) {
     auto [defined, lastRead] = span;
     // Values defined after the gap derive from the ones read after it.
-    if (defined > previous || lastRead < next)
-      continue;
-    if (carrier)
-      return nullptr;
-    carrier = alias;
+    if (defined <= previous && lastRead >= next)
+      spanning.push_back(alias);
   }
-  return carrier;
+  if (spanning.size() <= 1)
+    return spanning.empty() ? nullptr : spanning.front();
+  // Views of the carrier read after the gap (a cache and the slice of it
+  // that attention reads) are remade on the fetched copy. A view handed back
+  // in the tier would have no device copy to be remade on.
+  if (next == liveness.getExitPoint())
+    return nullptr;
+  for (Value candidate : spanning)
+    if (llvm::all_of(spanning, [&](Value alias) {
+          return isViewChainOf(alias, candidate);
+        }))
+      return candidate;
+  return nullptr;
 }
 
 std::optional<double> PlanningContext::getTransferTime(MemoryTier tier,

@@ -55,8 +55,9 @@ struct GapCandidate {
   /// needed: a read-only argument the caller keeps in the tier.
   bool clean;
   /// The value that carries the data across a gap between uses: every use
-  /// after the gap reads it, so those uses switch to the fetched copy. Null
-  /// for an argument's stretch before its first use.
+  /// after the gap reads it or a view of it, so those uses switch to the
+  /// fetched copy or to the view remade on it. Null for an argument's
+  /// stretch before its first use.
   Value carrier = nullptr;
 };
 
@@ -125,9 +126,11 @@ public:
   /// Whether a later in-place write (a tied or destination-style result)
   /// changes the buffer's data.
   bool isWrittenInPlace(BufferId id) const { return writtenInPlace[id]; }
-  /// The one value of the buffer, defined by `previous`, that every use
-  /// from `next` on reads; null when there is none (another value of the
-  /// buffer defined before the gap is read after it too).
+  /// The value of the buffer, defined by `previous`, that carries its data
+  /// across to `next`: the one read after the gap, or the one the others
+  /// read after it are views of; null when there is none (two values of the
+  /// buffer defined before the gap, neither a view of the other, are read
+  /// after it).
   Value findCarrier(BufferId id, unsigned previous, unsigned next) const;
   /// Whether an alias of the buffer is returned.
   bool isReturned(BufferId id) const {

@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "llvm/ADT/SetVector.h"
+
 using namespace mlir;
 using namespace mlir::ho;
 
@@ -51,50 +53,155 @@ void PlanWriter::writeGaps(ArrayRef<PlannedGap> gaps) {
   }
 }
 
+/// The views that make `value` from `base`, outermost last; std::nullopt
+/// when `value` is not made from `base` by views.
+static std::optional<SmallVector<Operation *>> getViewChain(Value value,
+                                                            Value base) {
+  SmallVector<Operation *> chain;
+  while (value != base) {
+    Operation *view = value.getDefiningOp();
+    if (!view || !isTensorViewOp(view))
+      return std::nullopt;
+    chain.push_back(view);
+    value = view->getOperand(0);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+namespace {
+/// A value whose reads after a gap switch to the fetched copy: the carrier,
+/// or a view of it made before the gap.
+struct CarriedReader {
+  Value value;
+  /// The views that make it from the value the transfers move, outermost
+  /// last; remade on each fetched copy.
+  SmallVector<Operation *> views;
+  /// Its definition's point; 0 when it is defined before every gap.
+  unsigned defined;
+  /// Its uses, sorted by point.
+  SmallVector<std::pair<unsigned, OpOperand *>> uses;
+};
+} // namespace
+
 void PlanWriter::writeCarriedGaps(ArrayRef<PlannedGap> gaps, Value carrier) {
   const BufferInfo &buffer = liveness.getBuffer(gaps.front().buffer);
-  carrier = materializeSlice(carrier);
-  // Every use of the data reads the copy the last gap before it fetched.
-  // Sorting the uses once, by point, hands each gap its own without looking
-  // at the others again.
-  SmallVector<std::pair<unsigned, OpOperand *>> uses;
-  for (OpOperand &use : carrier.getUses())
-    uses.push_back({pointOf(use.getOwner()), &use});
-  llvm::stable_sort(uses, llvm::less_first());
-  auto firstUseAt = [&](unsigned point) {
-    return llvm::partition_point(
-        uses, [&](const auto &use) { return use.first < point; });
-  };
-
+  carrier = materializeSlice(getCurrent(carrier));
+  bool returnsRemote = llvm::any_of(
+      gaps, [](const PlannedGap &gap) { return gap.returnsRemote; });
   // A view the runtime cannot move is remade on a fetched copy of the
   // whole buffer behind it, which is what the planner priced.
-  SmallVector<Operation *> views = getViewsToRemake(carrier);
-  if (llvm::any_of(gaps,
-                   [](const PlannedGap &gap) { return gap.returnsRemote; }))
-    views.clear();
-  auto remakeViews = [&](Value whole) {
-    IRMapping mapping;
-    mapping.map(views.front()->getOperand(0), whole);
-    for (Operation *view : views)
-      whole = builder.clone(*view, mapping)->getResult(0);
-    return whole;
+  SmallVector<Operation *> carrierViews;
+  if (!returnsRemote)
+    carrierViews = getViewsToRemake(carrier);
+
+  auto addReader = [&](SmallVectorImpl<CarriedReader> &readers, Value value,
+                       ArrayRef<Operation *> views) {
+    CarriedReader reader{value, SmallVector<Operation *>(views), 0, {}};
+    if (Operation *definer = value.getDefiningOp())
+      reader.defined = pointOf(definer);
+    for (OpOperand &use : value.getUses())
+      reader.uses.push_back({pointOf(use.getOwner()), &use});
+    llvm::stable_sort(reader.uses, llvm::less_first());
+    readers.push_back(std::move(reader));
   };
+  SmallVector<CarriedReader> readers;
+  addReader(readers, carrier, carrierViews);
+  // Views of the carrier made before a gap and read after it (the slice of
+  // a cache that attention reads) are remade on the fetched copy too.
+  if (!returnsRemote) {
+    for (Value alias : buffer.aliases) {
+      Value current = getCurrent(alias);
+      if (current == carrier)
+        continue;
+      if (std::optional<SmallVector<Operation *>> chain =
+              getViewChain(current, carrier)) {
+        SmallVector<Operation *> views(carrierViews);
+        views.append(chain->begin(), chain->end());
+        addReader(readers, current, views);
+      }
+    }
+  }
 
   // The device value the next gap starts from; for a remote argument, the
   // remote value itself until its first fetch.
-  Value value = views.empty() ? carrier : views.front()->getOperand(0);
+  Value value =
+      carrierViews.empty() ? carrier : carrierViews.front()->getOperand(0);
   for (auto [index, gap] : llvm::enumerate(gaps)) {
     Value fetchedWhole = writeTransfers(gap, buffer, value);
-    Value fetched = views.empty() ? fetchedWhole : remakeViews(fetchedWhole);
-    auto end = index + 1 < gaps.size() ? firstUseAt(gaps[index + 1].nextUse)
-                                       : uses.end();
-    for (auto use = firstUseAt(gap.nextUse); use != end; ++use)
-      use->second->set(fetched);
+    unsigned until = index + 1 < gaps.size() ? gaps[index + 1].nextUse
+                                             : liveness.getExitPoint() + 1;
     // A copy fetched for the return itself is what the caller gets.
-    if (gap.nextUse != liveness.getExitPoint())
-      fetchedBuffer[fetched] = buffer.id;
+    bool forBody = gap.nextUse != liveness.getExitPoint();
+    if (forBody)
+      fetchedBuffer[fetchedWhole] = buffer.id;
+    // The views each reader needs, cloned once per fetched copy.
+    IRMapping remade;
+    for (CarriedReader &reader : readers) {
+      if (reader.defined >= gap.nextUse)
+        continue;
+      auto isBefore = [](unsigned point) {
+        return [point](const auto &use) { return use.first < point; };
+      };
+      auto begin = llvm::partition_point(reader.uses, isBefore(gap.nextUse));
+      auto end = llvm::partition_point(reader.uses, isBefore(until));
+      if (begin == end && reader.value != carrier)
+        continue;
+      Value fetched = remakeViews(fetchedWhole, reader.views, remade);
+      for (auto use = begin; use != end; ++use)
+        use->second->set(fetched);
+      if (forBody)
+        fetchedBuffer[fetched] = buffer.id;
+      currentValue[reader.value] = fetched;
+    }
     value = fetchedWhole;
   }
+}
+
+void PlanWriter::eraseDeadViews(const OffloadPlan &plan) {
+  // Views nothing reads would read the moved data where it may be gone.
+  llvm::SmallSetVector<Operation *, 4> orphanedViews;
+  auto addDeadViews = [&](BufferId id) {
+    for (Value alias : liveness.getBuffer(id).aliases)
+      if (Operation *view = alias.getDefiningOp();
+          view && isTensorViewOp(view) && alias.use_empty())
+        orphanedViews.insert(view);
+  };
+  for (const RemoteArgument &remote : plan.remoteArguments)
+    addDeadViews(liveness.lookup(function.getArgument(remote.index))->id);
+  for (const PlannedGap &gap : plan.gaps)
+    addDeadViews(gap.buffer);
+  while (!orphanedViews.empty()) {
+    Operation *view = orphanedViews.pop_back_val();
+    if (!view->use_empty())
+      continue;
+    Operation *source = view->getOperand(0).getDefiningOp();
+    view->erase();
+    if (source && isTensorViewOp(source))
+      orphanedViews.insert(source);
+  }
+}
+
+Value PlanWriter::remakeViews(Value whole, ArrayRef<Operation *> views,
+                              IRMapping &remade) {
+  Value view = whole;
+  for (Operation *op : views) {
+    if (Value done = remade.lookupOrNull(op->getResult(0))) {
+      view = done;
+      continue;
+    }
+    Operation *clone = builder.clone(*op, remade);
+    clone->setOperand(0, view);
+    view = clone->getResult(0);
+  }
+  return view;
+}
+
+Value PlanWriter::getCurrent(Value value) const {
+  for (auto it = currentValue.find(value); it != currentValue.end();
+       it = currentValue.find(value))
+    value = it->second;
+  return value;
 }
 
 std::optional<BufferId> PlanWriter::getBufferId(Value value) const {
@@ -153,6 +260,10 @@ Value PlanWriter::writeTransfers(const PlannedGap &gap,
   Value source = buffer.root;
   if (gap.storeAfter) {
     Operation *last = gap.storeAfter == 0 ? nullptr : opAt(*gap.storeAfter);
+    // A slice made explicit is copied right after that op.
+    if (Operation *definer = value.getDefiningOp();
+        definer && (!last || last->isBeforeInBlock(definer)))
+      last = definer;
     if (last)
       builder.setInsertionPointAfter(last);
     else

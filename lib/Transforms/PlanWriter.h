@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir {
 namespace ho {
@@ -34,6 +35,7 @@ public:
     writeGaps(plan.gaps);
     storeRemoteResults();
     updateFunctionType();
+    eraseDeadViews(plan);
   }
 
 private:
@@ -45,18 +47,29 @@ private:
   /// when the runtime cannot move `carrier` itself: it has no static size,
   /// or it is part of its buffer (a slice). Empty when it can.
   SmallVector<Operation *> getViewsToRemake(Value carrier) const;
-  /// Writes the store (if any), prefetch and await of `gap`, whose data is
-  /// in `value` on the device; returns the fetched copy.
+  /// `views` cloned in order onto `whole`, sharing the clones `remade`
+  /// already holds; returns the last.
+  Value remakeViews(Value whole, ArrayRef<Operation *> views,
+                    IRMapping &remade);
+  /// The value that later uses of `value` read: itself, or the copy (or
+  /// view of a copy) the last gap written so far switched them to.
+  Value getCurrent(Value value) const;
   /// The buffer `value` lives in: the analysed one, or the one whose
   /// fetched copy it is.
   std::optional<BufferId> getBufferId(Value value) const;
   /// `value`, or, when it is a slice with a buffer of its own, an explicit
   /// copy of it right after the slice, which then replaces it.
   Value materializeSlice(Value value);
+  /// Writes the store (if any), prefetch and await of `gap`, whose data is
+  /// in `value` on the device; returns the fetched copy.
   Value writeTransfers(const PlannedGap &gap, const BufferInfo &buffer,
                        Value value);
   void storeRemoteResults();
   void updateFunctionType();
+  /// Erases the views of the buffers `plan` moves that nothing reads (those
+  /// whose reads all switched to views remade on fetched copies, among
+  /// others), and the views only they read.
+  void eraseDeadViews(const OffloadPlan &plan);
 
   Operation *opAt(unsigned point) const {
     return point < liveness.getExitPoint()
@@ -82,6 +95,8 @@ private:
   DenseMap<BufferId, MemoryTier> remoteTier;
   /// The buffer whose data each copy fetched for the body holds.
   DenseMap<Value, BufferId> fetchedBuffer;
+  /// What the uses after the last written gap of a value read instead.
+  DenseMap<Value, Value> currentValue;
 };
 
 } // namespace ho

@@ -49,23 +49,18 @@ static Type getComputeElementType(Operation *op) {
 }
 
 /// Ops that keep the compute stream idle: transfers run on their own queues,
-/// views share their source's buffer, constants and terminators launch
-/// nothing, and scalar ops (index arithmetic, loop bounds, the payload of a
-/// linalg op) touch no device memory.
+/// tensor views share their source's buffer, tensor.empty allocates, and the
+/// ops detail::isFreeOfDeviceWork names (constants, terminators, memref
+/// views, allocations, scalar ops).
 static bool doesNoDeviceWork(Operation *op) {
   if (isa<CostOpInterface>(op))
     return false;
-  auto isShaped = [](Type type) {
-    return isa<TensorType, BaseMemRefType>(type);
-  };
   // A gather of picked blocks is fused into the kernel that reads them (NSA
   // loads the selected blocks by index): that kernel's reads are its cost.
   return isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, PrefetchBlocksOp,
-             OffloadSliceOp, AwaitOp, GatherBlocksOp, tensor::EmptyOp>(op) ||
-         isTensorViewOp(op) || op->hasTrait<OpTrait::ConstantLike>() ||
-         op->hasTrait<OpTrait::IsTerminator>() || op->getNumResults() == 0 ||
-         (llvm::none_of(op->getOperandTypes(), isShaped) &&
-          llvm::none_of(op->getResultTypes(), isShaped));
+             OffloadSliceOp, AwaitOp, WaitOffloadOp, GatherBlocksOp,
+             tensor::EmptyOp>(op) ||
+         isTensorViewOp(op) || ho::detail::isFreeOfDeviceWork(op);
 }
 
 /// Sets the arithmetic and HBM times of `cost`'s FLOPs and bytes.

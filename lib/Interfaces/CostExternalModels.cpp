@@ -10,16 +10,21 @@
 #include "hyperoffload/Interfaces/CostExternalModels.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
@@ -288,21 +293,13 @@ struct Counts {
 } // namespace
 
 /// Whether `op` does no device work, as estimateOpCost decides for an op
-/// without a model (lib/Analysis/OpCost.cpp): terminators, constants,
-/// tensor.empty, tensor views, and ops that touch no tensor or memref
-/// (index arithmetic, loop bounds).
+/// without a model (lib/Analysis/OpCost.cpp): tensor.empty, tensor views,
+/// and what detail::isFreeOfDeviceWork names.
 static bool doesNoDeviceWork(Operation *op) {
-  if (op->hasTrait<OpTrait::IsTerminator>() ||
-      op->hasTrait<OpTrait::ConstantLike>() ||
-      isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::CollapseShapeOp,
-          tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
-          tensor::ReshapeOp, tosa::ReshapeOp>(op))
-    return true;
-  auto isShaped = [](Type type) {
-    return isa<TensorType, BaseMemRefType>(type);
-  };
-  return llvm::none_of(op->getOperandTypes(), isShaped) &&
-         llvm::none_of(op->getResultTypes(), isShaped);
+  return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::CastOp, tensor::BitcastOp,
+             tensor::ReshapeOp, tosa::ReshapeOp>(op) ||
+         ho::detail::isFreeOfDeviceWork(op);
 }
 
 /// The sum of the counts of the ops of `block`, each executed once;
@@ -332,8 +329,8 @@ static std::optional<Counts> sumBlock(Block &block) {
 namespace {
 /// A cost model for an op with regions, from the FLOPs and bytes `Model`
 /// counts in them together (`getCounts`); unknown when they are.
-template <typename Model, typename OpTy>
-struct RegionCostModel : CostOpInterface::ExternalModel<Model, OpTy> {
+template <typename Model>
+struct RegionCostModel : CostOpInterface::FallbackModel<Model> {
   std::optional<int64_t> getFlopCount(Operation *op) const {
     std::optional<Counts> counts = Model::getCounts(op);
     return counts ? std::optional<int64_t>(counts->flops) : std::nullopt;
@@ -344,30 +341,101 @@ struct RegionCostModel : CostOpInterface::ExternalModel<Model, OpTy> {
   }
 };
 
-/// scf.for: its body's counts times the trip count. Without constant
-/// bounds and step the trip count is unknown, and so is the cost.
-struct ForCostModel : RegionCostModel<ForCostModel, scf::ForOp> {
-  static std::optional<Counts> getCounts(Operation *op) {
-    auto loop = cast<scf::ForOp>(op);
-    std::optional<APInt> tripCount = loop.getStaticTripCount();
-    if (!tripCount || tripCount->getActiveBits() > 62)
+/// The iterations of a loop (every dimension of a parallel one) from its
+/// constant bounds and steps; std::nullopt when one is not constant or the
+/// product overflows.
+static std::optional<int64_t> getConstantTripCount(LoopLikeOpInterface loop) {
+  std::optional<SmallVector<OpFoldResult>> lower = loop.getLoopLowerBounds();
+  std::optional<SmallVector<OpFoldResult>> upper = loop.getLoopUpperBounds();
+  std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
+  if (!lower || !upper || !steps)
+    return std::nullopt;
+  SmallVector<int64_t> trips;
+  for (auto [from, to, step] : llvm::zip_equal(*lower, *upper, *steps)) {
+    std::optional<int64_t> first = getConstantIntValue(from);
+    std::optional<int64_t> last = getConstantIntValue(to);
+    std::optional<int64_t> stride = getConstantIntValue(step);
+    if (!first || !last || !stride || *stride <= 0)
       return std::nullopt;
-    std::optional<Counts> body = sumBlock(*loop.getBody());
+    trips.push_back(*last > *first ? llvm::divideCeil(*last - *first, *stride)
+                                   : 0);
+  }
+  return product(trips);
+}
+
+/// A loop (scf.for, scf.parallel, scf.forall, affine.for): its body's
+/// counts times its trip count, unknown unless the bounds and steps are
+/// constants.
+struct LoopCostModel : RegionCostModel<LoopCostModel> {
+  static std::optional<Counts> getCounts(Operation *op) {
+    auto loop = cast<LoopLikeOpInterface>(op);
+    std::optional<int64_t> trips = getConstantTripCount(loop);
+    if (!trips || loop->getNumRegions() != 1 ||
+        !loop->getRegion(0).hasOneBlock())
+      return std::nullopt;
+    std::optional<Counts> body = sumBlock(loop->getRegion(0).front());
     if (!body)
       return std::nullopt;
-    int64_t trips = tripCount->getZExtValue();
-    std::optional<int64_t> flops = llvm::checkedMul(body->flops, trips);
-    std::optional<int64_t> bytes = llvm::checkedMul(body->bytes, trips);
+    std::optional<int64_t> flops = llvm::checkedMul(body->flops, *trips);
+    std::optional<int64_t> bytes = llvm::checkedMul(body->bytes, *trips);
     if (!flops || !bytes)
       return std::nullopt;
     return Counts{*flops, *bytes};
   }
 };
 
+/// affine.parallel: as a loop, from its constant ranges and steps.
+struct AffineParallelCostModel : RegionCostModel<AffineParallelCostModel> {
+  static std::optional<Counts> getCounts(Operation *op) {
+    auto loop = cast<affine::AffineParallelOp>(op);
+    std::optional<SmallVector<int64_t>> ranges = loop.getConstantRanges();
+    if (!ranges)
+      return std::nullopt;
+    SmallVector<int64_t> trips;
+    for (auto [range, step] : llvm::zip_equal(*ranges, loop.getSteps())) {
+      if (step <= 0)
+        return std::nullopt;
+      trips.push_back(llvm::divideCeil(std::max<int64_t>(range, 0), step));
+    }
+    std::optional<int64_t> iterations = product(trips);
+    std::optional<Counts> body = sumBlock(*loop.getBody());
+    if (!iterations || !body)
+      return std::nullopt;
+    std::optional<int64_t> flops = llvm::checkedMul(body->flops, *iterations);
+    std::optional<int64_t> bytes = llvm::checkedMul(body->bytes, *iterations);
+    if (!flops || !bytes)
+      return std::nullopt;
+    return Counts{*flops, *bytes};
+  }
+};
+
+/// A load or store of scalars or vectors in a memref or tensor (memref,
+/// affine and vector loads, stores and transfers): no arithmetic; the bytes
+/// of the values it loads or stores (a mask or padding value counts too).
+struct ElementAccessCostModel
+    : CostOpInterface::FallbackModel<ElementAccessCostModel> {
+  std::optional<int64_t> getFlopCount(Operation *op) const { return 0; }
+  std::optional<int64_t> getBytesAccessed(Operation *op) const {
+    int64_t bits = 0;
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+      if (isa<ShapedType>(type) && !isa<VectorType>(type))
+        continue;
+      if (type.isIndex())
+        continue;
+      std::optional<int64_t> width = getElementBitWidth(type);
+      if (!width)
+        return std::nullopt;
+      bits += *width;
+    }
+    return llvm::divideCeil(bits, 8);
+  }
+};
+
 /// scf.if: the costlier branch, FLOPs and bytes each the larger of the two
 /// branches' (an absent else branch costs nothing), so that the op takes at
 /// least as long as either branch.
-struct IfCostModel : RegionCostModel<IfCostModel, scf::IfOp> {
+struct IfCostModel : RegionCostModel<IfCostModel> {
   static std::optional<Counts> getCounts(Operation *op) {
     Counts costliest;
     for (Region &region : op->getRegions()) {
@@ -385,7 +453,7 @@ struct IfCostModel : RegionCostModel<IfCostModel, scf::IfOp> {
 
 /// func.call: its callee's body, each op once. A callee without a body in
 /// the module, one with several blocks, or a recursive one is unknown.
-struct CallCostModel : RegionCostModel<CallCostModel, func::CallOp> {
+struct CallCostModel : RegionCostModel<CallCostModel> {
   static std::optional<Counts> getCounts(Operation *op) {
     auto call = cast<func::CallOp>(op);
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
@@ -446,7 +514,25 @@ void ho::registerCostExternalModels(DialectRegistry &registry) {
     func::CallOp::attachInterface<CallCostModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
-    scf::ForOp::attachInterface<ForCostModel>(*ctx);
+    attachCostModel<LoopCostModel, scf::ForOp, scf::ParallelOp, scf::ForallOp>(
+        ctx);
     scf::IfOp::attachInterface<IfCostModel>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, affine::AffineDialect *) {
+    affine::AffineForOp::attachInterface<LoopCostModel>(*ctx);
+    affine::AffineParallelOp::attachInterface<AffineParallelCostModel>(*ctx);
+    attachCostModel<ElementAccessCostModel, affine::AffineLoadOp,
+                    affine::AffineStoreOp, affine::AffineVectorLoadOp,
+                    affine::AffineVectorStoreOp>(ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, memref::MemRefDialect *) {
+    attachCostModel<ElementAccessCostModel, memref::LoadOp, memref::StoreOp>(
+        ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, vector::VectorDialect *) {
+    attachCostModel<ElementAccessCostModel, vector::LoadOp, vector::StoreOp,
+                    vector::MaskedLoadOp, vector::MaskedStoreOp,
+                    vector::TransferReadOp, vector::TransferWriteOp,
+                    vector::GatherOp, vector::ScatterOp>(ctx);
   });
 }

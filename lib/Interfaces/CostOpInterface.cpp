@@ -3,6 +3,8 @@
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -63,6 +65,19 @@ std::optional<int64_t> ho::detail::getDefaultFlopCount(Operation *op) {
                         });
 }
 
+/// Whether `op` reads or writes the memref `value`, or may: an op without
+/// MemoryEffectOpInterface says nothing.
+static bool mayAccess(Operation *op, Value value) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffectsOnValue(value, instances);
+  return llvm::any_of(instances, [](const auto &instance) {
+    return isa<MemoryEffects::Read, MemoryEffects::Write>(instance.getEffect());
+  });
+}
+
 std::optional<int64_t> ho::detail::getDefaultBytesAccessed(Operation *op) {
   std::optional<int64_t> read =
       sumOverTensors(op->getOperands(), getTensorSizeInBytes);
@@ -70,7 +85,58 @@ std::optional<int64_t> ho::detail::getDefaultBytesAccessed(Operation *op) {
       sumOverTensors(op->getResults(), getTensorSizeInBytes);
   if (!read || !written)
     return std::nullopt;
-  return *read + *written;
+  int64_t total = *read + *written;
+  for (Value operand : op->getOperands()) {
+    if (!isa<BaseMemRefType>(operand.getType()) || !mayAccess(op, operand))
+      continue;
+    std::optional<int64_t> size = getTensorSizeInBytes(operand.getType());
+    if (!size)
+      return std::nullopt;
+    total += *size;
+  }
+  // An op with regions (a loop without a model) touches what its body
+  // uses from outside: each such tensor or memref once.
+  llvm::SmallPtrSet<Value, 8> captured;
+  auto addCaptured = [&](Operation *nested) {
+    for (Value operand : nested->getOperands()) {
+      if (!isa<TensorType, BaseMemRefType>(operand.getType()) ||
+          op->isAncestor(operand.getParentRegion()->getParentOp()) ||
+          !captured.insert(operand).second)
+        continue;
+      std::optional<int64_t> size = getTensorSizeInBytes(operand.getType());
+      if (!size)
+        return WalkResult::interrupt();
+      total += *size;
+    }
+    return WalkResult::advance();
+  };
+  for (Region &region : op->getRegions())
+    if (region.walk(addCaptured).wasInterrupted())
+      return std::nullopt;
+  return total;
+}
+
+bool ho::detail::isFreeOfDeviceWork(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>() ||
+      op->hasTrait<OpTrait::ConstantLike>() || isa<ViewLikeOpInterface>(op))
+    return true;
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    if (!instances.empty() && llvm::all_of(instances, [](const auto &instance) {
+          return isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+              instance.getEffect());
+        }))
+      return true;
+  }
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+      llvm::any_of(op->getResultTypes(), isTensor))
+    return false;
+  // Memref results alone (a global's buffer) are not work either.
+  return llvm::none_of(op->getOperands(), [&](Value operand) {
+    return isa<BaseMemRefType>(operand.getType()) && mayAccess(op, operand);
+  });
 }
 
 #include "hyperoffload/Interfaces/CostOpInterface.cpp.inc"

@@ -8,6 +8,8 @@
 #include "hyperoffload/Simulation/Report.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::ho {
@@ -17,6 +19,20 @@ namespace mlir::ho {
 
 using namespace mlir;
 using namespace mlir::ho;
+
+/// Whether the bounds and steps of every dimension of `loop` are constants.
+static bool hasConstantBounds(LoopLikeOpInterface loop) {
+  if (auto parallel = dyn_cast<affine::AffineParallelOp>(*loop))
+    return parallel.getConstantRanges().has_value();
+  for (const std::optional<SmallVector<OpFoldResult>> &bounds :
+       {loop.getLoopLowerBounds(), loop.getLoopUpperBounds(),
+        loop.getLoopSteps()})
+    if (!bounds || !llvm::all_of(*bounds, [](OpFoldResult bound) {
+          return getConstantIntValue(bound).has_value();
+        }))
+      return false;
+  return true;
+}
 
 /// Why the model of `op` does not know its cost.
 static StringRef getUnknownReason(Operation *op) {
@@ -31,8 +47,8 @@ static StringRef getUnknownReason(Operation *op) {
   if (op->getNumRegions() == 0)
     return "a count overflows";
   auto loop = dyn_cast<LoopLikeOpInterface>(op);
-  if (loop && !loop.getStaticTripCount())
-    return "its trip count is not a constant";
+  if (loop && !hasConstantBounds(loop))
+    return "its bounds or steps are not constants";
   return "an op in its regions has no known cost (see the remarks there)";
 }
 
@@ -54,9 +70,12 @@ void ExplainCostPass::runOnOperation() {
     OpCost cost = estimateOpCost(op, *target);
     if (cost.source != CostSource::BytesEstimate)
       return;
-    std::string estimate = "estimated from the " + formatBytes(cost.bytes) +
-                           " it reads and writes as " +
-                           formatSeconds(cost.getSeconds());
+    std::string estimate =
+        ho::detail::getDefaultBytesAccessed(op)
+            ? "estimated from the " + formatBytes(cost.bytes) +
+                  " it reads and writes as " + formatSeconds(cost.getSeconds())
+            : "timed as one launch (" + formatSeconds(cost.getSeconds()) +
+                  "): a tensor or memref it touches has a dynamic size";
     if (!isa<CostOpInterface>(op)) {
       op->emitRemark() << "no cost model for '" << op->getName()
                        << "': " << estimate

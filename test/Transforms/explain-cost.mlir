@@ -30,20 +30,21 @@ func.func @upstream(%x: tensor<256xf32>, %i: index) -> (tensor<256xf32>, index) 
 }
 
 // An scf.for without a constant trip count degrades to the bytes estimate
-// of its operands and results; so does a region holding an op without a
-// model, which gets a remark of its own.
+// of its operands and results and of what its body uses from outside; so
+// does a region holding an op without a model, which gets a remark of its
+// own (the scf.if: its 2 KB result and the two 1 KB tensors it reads).
 func.func @regions(%x: tensor<256xf32>, %n: index, %cond: i1)
     -> (tensor<256xf32>, tensor<512xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-remark @below {{cost of 'scf.for' unknown: its trip count is not a constant; estimated from the 2.05 KB it reads and writes as}}
+  // expected-remark @below {{cost of 'scf.for' unknown: its bounds or steps are not constants; estimated from the 2.05 KB it reads and writes as}}
   %0 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<256xf32> {
     %e = tensor.empty() : tensor<256xf32>
     %s = linalg.add ins(%acc, %acc : tensor<256xf32>, tensor<256xf32>)
         outs(%e : tensor<256xf32>) -> tensor<256xf32>
     scf.yield %s : tensor<256xf32>
   }
-  // expected-remark @below {{cost of 'scf.if' unknown: an op in its regions has no known cost (see the remarks there); estimated from the 2.05 KB it reads and writes as}}
+  // expected-remark @below {{cost of 'scf.if' unknown: an op in its regions has no known cost (see the remarks there); estimated from the 4.10 KB it reads and writes as}}
   %1 = scf.if %cond -> tensor<512xf32> {
     // expected-remark @below {{no cost model for 'tensor.concat'}}
     %c = tensor.concat dim(0) %0, %x : (tensor<256xf32>, tensor<256xf32>) -> tensor<512xf32>

@@ -35,7 +35,7 @@ func.func @unknown(%x: tensor<250000xf32>, %w: tensor<250000xf32>, %n: index)
   ^bb0(%i: index):
     tensor.yield %zero : f32
   } : tensor<250000xf32> to tensor<500000xf32>
-  // expected-remark @below {{cost of 'scf.for' unknown: its trip count is not a constant; estimated from the 4.00 MB it reads and writes as 4.000 us}}
+  // expected-remark @below {{cost of 'scf.for' unknown: its bounds or steps are not constants; estimated from the 4.00 MB it reads and writes as 4.000 us}}
   %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %p)
       -> tensor<500000xf32> {
     %e2 = tensor.empty() : tensor<500000xf32>

@@ -31,9 +31,17 @@ namespace detail {
 /// result's size is not static.
 std::optional<int64_t> getDefaultFlopCount(Operation *op);
 
-/// Every tensor operand read once and every tensor result written once;
-/// std::nullopt when one of them is not statically sized.
+/// Every tensor operand read once, every tensor result written once, and
+/// every memref operand the op reads or writes (or may: an op that does not
+/// say) touched once; std::nullopt when one of them is not statically sized.
 std::optional<int64_t> getDefaultBytesAccessed(Operation *op);
+
+/// Whether `op` keeps the compute stream idle by what it is: a terminator,
+/// a constant, a memref view (ViewLikeOpInterface), an op whose only effects
+/// allocate or free memory, or one that touches no tensor and reads or
+/// writes no memref (index arithmetic, loop bounds, the scalar or vector
+/// arithmetic in a kernel's body, which its loads and stores price).
+bool isFreeOfDeviceWork(Operation *op);
 } // namespace detail
 
 } // namespace ho

@@ -345,12 +345,24 @@ struct RegionCostModel : CostOpInterface::FallbackModel<Model> {
 /// constant bounds and steps; std::nullopt when one is not constant or the
 /// product overflows.
 static std::optional<int64_t> getConstantTripCount(LoopLikeOpInterface loop) {
+  SmallVector<int64_t> trips;
+  // affine.parallel keeps its bounds in affine maps.
+  if (auto parallel = dyn_cast<affine::AffineParallelOp>(*loop)) {
+    std::optional<SmallVector<int64_t>> ranges = parallel.getConstantRanges();
+    if (!ranges)
+      return std::nullopt;
+    for (auto [range, step] : llvm::zip_equal(*ranges, parallel.getSteps())) {
+      if (step <= 0)
+        return std::nullopt;
+      trips.push_back(llvm::divideCeil(std::max<int64_t>(range, 0), step));
+    }
+    return product(trips);
+  }
   std::optional<SmallVector<OpFoldResult>> lower = loop.getLoopLowerBounds();
   std::optional<SmallVector<OpFoldResult>> upper = loop.getLoopUpperBounds();
   std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
   if (!lower || !upper || !steps)
     return std::nullopt;
-  SmallVector<int64_t> trips;
   for (auto [from, to, step] : llvm::zip_equal(*lower, *upper, *steps)) {
     std::optional<int64_t> first = getConstantIntValue(from);
     std::optional<int64_t> last = getConstantIntValue(to);
@@ -363,9 +375,9 @@ static std::optional<int64_t> getConstantTripCount(LoopLikeOpInterface loop) {
   return product(trips);
 }
 
-/// A loop (scf.for, scf.parallel, scf.forall, affine.for): its body's
-/// counts times its trip count, unknown unless the bounds and steps are
-/// constants.
+/// A loop (scf.for, scf.parallel, scf.forall, affine.for, affine.parallel):
+/// its body's counts times its trip count, unknown unless the bounds and
+/// steps are constants.
 struct LoopCostModel : RegionCostModel<LoopCostModel> {
   static std::optional<Counts> getCounts(Operation *op) {
     auto loop = cast<LoopLikeOpInterface>(op);
@@ -378,31 +390,6 @@ struct LoopCostModel : RegionCostModel<LoopCostModel> {
       return std::nullopt;
     std::optional<int64_t> flops = llvm::checkedMul(body->flops, *trips);
     std::optional<int64_t> bytes = llvm::checkedMul(body->bytes, *trips);
-    if (!flops || !bytes)
-      return std::nullopt;
-    return Counts{*flops, *bytes};
-  }
-};
-
-/// affine.parallel: as a loop, from its constant ranges and steps.
-struct AffineParallelCostModel : RegionCostModel<AffineParallelCostModel> {
-  static std::optional<Counts> getCounts(Operation *op) {
-    auto loop = cast<affine::AffineParallelOp>(op);
-    std::optional<SmallVector<int64_t>> ranges = loop.getConstantRanges();
-    if (!ranges)
-      return std::nullopt;
-    SmallVector<int64_t> trips;
-    for (auto [range, step] : llvm::zip_equal(*ranges, loop.getSteps())) {
-      if (step <= 0)
-        return std::nullopt;
-      trips.push_back(llvm::divideCeil(std::max<int64_t>(range, 0), step));
-    }
-    std::optional<int64_t> iterations = product(trips);
-    std::optional<Counts> body = sumBlock(*loop.getBody());
-    if (!iterations || !body)
-      return std::nullopt;
-    std::optional<int64_t> flops = llvm::checkedMul(body->flops, *iterations);
-    std::optional<int64_t> bytes = llvm::checkedMul(body->bytes, *iterations);
     if (!flops || !bytes)
       return std::nullopt;
     return Counts{*flops, *bytes};
@@ -519,8 +506,8 @@ void ho::registerCostExternalModels(DialectRegistry &registry) {
     scf::IfOp::attachInterface<IfCostModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, affine::AffineDialect *) {
-    affine::AffineForOp::attachInterface<LoopCostModel>(*ctx);
-    affine::AffineParallelOp::attachInterface<AffineParallelCostModel>(*ctx);
+    attachCostModel<LoopCostModel, affine::AffineForOp,
+                    affine::AffineParallelOp>(ctx);
     attachCostModel<ElementAccessCostModel, affine::AffineLoadOp,
                     affine::AffineStoreOp, affine::AffineVectorLoadOp,
                     affine::AffineVectorStoreOp>(ctx);

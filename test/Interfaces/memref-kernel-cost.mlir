@@ -59,6 +59,17 @@ func.func @kernels(%a: memref<500x500xf32>, %b: memref<500x500xf32>) {
   return
 }
 
+// affine.parallel: 100 x 25 iterations of 8 bytes.
+// CHECK-LABEL: func.func @band
+// CHECK: } {ho.cost = {bytes = 20000 : i64, flops = 0 : i64
+func.func @band(%a: memref<100x100xf32>) {
+  affine.parallel (%i, %j) = (0, 0) to (100, 100) step (1, 4) {
+    %v = affine.load %a[%i, %j] : memref<100x100xf32>
+    affine.store %v, %a[%i, %j] : memref<100x100xf32>
+  }
+  return
+}
+
 // A loop whose bound is not a constant is not guessed: it touches what it
 // uses from outside once (1 MB), or, when that has no static size, is one
 // launch.

@@ -1,0 +1,123 @@
+//===- ThreadedRuntime.h - Asynchronous copies on worker threads -*- C++
+//-*-===//
+//
+// An implementation of the transfer calls of HyperOffloadRuntime.h that
+// runs a plan's copies for real: one device arena, tier copies as separate
+// allocations, one worker thread per transfer queue copying asynchronously
+// in issue order, and events that waits block on. A queue can be given a
+// bandwidth, so that a copy on it takes at least bytes / bandwidth and a
+// slow link is emulated honestly.
+//
+// Integrity checking records, for every arena byte range, whether its data
+// is current and which buffer it holds. Compute reports what it reads and
+// writes (`checkRead`, `recordWrite`), so that a read before the prefetch
+// of its bytes has landed, a write into bytes an offload is still copying
+// or a prefetch is still filling, and a read of bytes another buffer has
+// since overwritten (two live buffers at overlapping offsets) are reported
+// with the op that did it. Bytes a prefetch has not filled yet are poisoned.
+//
+// Routed and picked-block prefetches (ho_routed_*, ho_blocks_*) are not
+// implemented here; ReferenceRuntime.h has them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_RUNTIME_THREADEDRUNTIME_H
+#define HYPEROFFLOAD_RUNTIME_THREADEDRUNTIME_H
+
+#include "hyperoffload/Runtime/HyperOffloadRuntime.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace ho {
+
+class ThreadedRuntime {
+public:
+  /// The buffer of bytes nobody has said.
+  static constexpr int64_t kUnknownOwner = -1;
+  /// The byte arena bytes a prefetch has not filled yet hold.
+  static constexpr int8_t kPoison = static_cast<int8_t>(0xA5);
+
+  struct Options {
+    int64_t arenaBytes = 0;
+    /// Bytes per second of each queue; a copy on a listed queue takes at
+    /// least bytes / bandwidth. Other queues copy as fast as memory does.
+    std::map<int32_t, double> queueBandwidth;
+    bool checkIntegrity = true;
+  };
+
+  /// What one queue did.
+  struct QueueStats {
+    int64_t copies = 0;
+    int64_t bytes = 0;
+    /// Wall-clock seconds the queue spent copying (and throttling).
+    double busySeconds = 0;
+  };
+
+  explicit ThreadedRuntime(Options options);
+  /// Waits for every copy in flight.
+  ~ThreadedRuntime();
+  ThreadedRuntime(const ThreadedRuntime &) = delete;
+  ThreadedRuntime &operator=(const ThreadedRuntime &) = delete;
+
+  int8_t *getArena();
+  int64_t getArenaSize() const;
+
+  /// Creates a copy in `tier` holding `bytes`, as a caller passes a remote
+  /// argument, of the buffer `owner`.
+  ho_remote_t createCopy(int32_t tier, llvm::ArrayRef<int8_t> bytes,
+                         int64_t owner = kUnknownOwner);
+  /// The bytes of a copy once every copy into it has completed, as a
+  /// caller reads a remote result.
+  std::vector<int8_t> readCopy(ho_remote_t copy);
+
+  /// The transfer calls of HyperOffloadRuntime.h.
+  ho_remote_t offloadStart(int32_t tier, int32_t queue, int64_t deviceOffset,
+                           int64_t bytes);
+  void offloadWait(ho_remote_t copy);
+  ho_event_t prefetchStart(int32_t tier, int32_t queue, ho_remote_t source,
+                           int64_t deviceOffset, int64_t bytes);
+  void eventWait(ho_event_t event);
+  ho_remote_t offloadSliceStart(int32_t tier, int32_t queue, ho_remote_t dest,
+                                int64_t deviceOffset, int64_t runBytes,
+                                int64_t runs, int64_t destOffset,
+                                int64_t destStride);
+
+  /// Integrity checking: compute at `where` is about to read the arena
+  /// bytes [offset, offset + bytes) as the buffer `owner`...
+  void checkRead(int64_t offset, int64_t bytes, int64_t owner,
+                 llvm::StringRef where);
+  /// ...or has written them as `owner`.
+  void recordWrite(int64_t offset, int64_t bytes, int64_t owner,
+                   llvm::StringRef where);
+  /// Marks arena bytes the caller filled before the run (device-resident
+  /// arguments) as current data of `owner`.
+  void recordInput(int64_t offset, int64_t bytes, int64_t owner);
+  /// What integrity checking found, in the order it found it.
+  std::vector<std::string> getIntegrityErrors();
+
+  /// While held, queues take copies but start none, so that a test can
+  /// look at transfers in flight; releasing lets them run.
+  void holdQueues(bool hold);
+  /// Waits until every queue is idle. The queues must not be held.
+  void synchronize();
+  /// Per queue, once synchronized.
+  std::map<int32_t, QueueStats> getQueueStats();
+
+  struct State;
+
+private:
+  std::unique_ptr<State> state;
+};
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_RUNTIME_THREADEDRUNTIME_H

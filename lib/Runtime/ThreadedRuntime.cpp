@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace mlir::ho;
@@ -103,6 +104,10 @@ struct ThreadedRuntime::State {
   std::condition_variable progress;
   std::deque<TierCopy> copies;
   std::vector<bool> eventDone;
+  /// Per event: the queue of its copy.
+  std::vector<int32_t> eventQueue;
+  /// With copyOnlyWhenWaited, the copies a wait needs.
+  std::set<ho_event_t> demanded;
   std::map<int32_t, std::unique_ptr<Queue>> queues;
   bool stopping = false;
   bool held = false;
@@ -112,7 +117,33 @@ struct ThreadedRuntime::State {
 
   ho_event_t newEvent() {
     eventDone.push_back(false);
+    eventQueue.push_back(-1);
     return eventDone.size() - 1;
+  }
+
+  /// Whether `queue`'s worker may start its next copy.
+  bool mayStart(const Queue &queue) const {
+    if (queue.jobs.empty() || held)
+      return false;
+    return !options.copyOnlyWhenWaited ||
+           demanded.count(queue.jobs.front().done);
+  }
+
+  /// Lets the copy of `event` run, with the copies before it on its queue
+  /// and those they follow. Called with the mutex held.
+  void demand(ho_event_t event) {
+    if (eventDone[event] || eventQueue[event] < 0 ||
+        !demanded.insert(event).second)
+      return;
+    Queue &queue = *queues[eventQueue[event]];
+    for (const Job &job : queue.jobs) {
+      demanded.insert(job.done);
+      for (ho_event_t before : job.after)
+        demand(before);
+      if (job.done == event)
+        break;
+    }
+    queue.wake.notify_one();
   }
 
   int8_t *getArenaRange(const char *call, int64_t offset, int64_t bytes) {
@@ -142,6 +173,7 @@ struct ThreadedRuntime::State {
         slot->bandwidth = bandwidth->second;
       slot->worker = std::thread([this, q = slot.get()] { work(*q); });
     }
+    eventQueue[job.done] = queue;
     slot->jobs.push_back(std::move(job));
     slot->wake.notify_one();
   }
@@ -149,9 +181,8 @@ struct ThreadedRuntime::State {
   void work(Queue &queue) {
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
-      queue.wake.wait(
-          lock, [&] { return stopping || (!held && !queue.jobs.empty()); });
-      if (queue.jobs.empty())
+      queue.wake.wait(lock, [&] { return stopping || mayStart(queue); });
+      if (!mayStart(queue))
         return;
       queue.busy = true;
       Job job = std::move(queue.jobs.front());
@@ -232,6 +263,11 @@ std::vector<int8_t> ThreadedRuntime::readCopy(ho_remote_t copy) {
   return state->getCopy("readCopy", copy).bytes;
 }
 
+int64_t ThreadedRuntime::getCopyOwner(ho_remote_t copy) {
+  std::lock_guard<std::mutex> lock(state->mutex);
+  return state->getCopy("getCopyOwner", copy).owner;
+}
+
 ho_remote_t ThreadedRuntime::offloadStart(int32_t tier, int32_t queue,
                                           int64_t deviceOffset, int64_t bytes) {
   std::lock_guard<std::mutex> lock(state->mutex);
@@ -262,8 +298,10 @@ ho_remote_t ThreadedRuntime::offloadStart(int32_t tier, int32_t queue,
 void ThreadedRuntime::offloadWait(ho_remote_t copy) {
   std::unique_lock<std::mutex> lock(state->mutex);
   ho_event_t written = state->getCopy("ho_offload_wait", copy).written;
-  if (written >= 0)
-    state->progress.wait(lock, [&] { return state->eventDone[written]; });
+  if (written < 0)
+    return;
+  state->demand(written);
+  state->progress.wait(lock, [&] { return state->eventDone[written]; });
 }
 
 ho_event_t ThreadedRuntime::prefetchStart(int32_t tier, int32_t queue,
@@ -296,6 +334,7 @@ void ThreadedRuntime::eventWait(ho_event_t event) {
   if (event < 0 || event >= static_cast<int64_t>(state->eventDone.size()))
     llvm::report_fatal_error(
         llvm::formatv("ho_event_wait: no event {0}", event));
+  state->demand(event);
   state->progress.wait(lock, [&] { return state->eventDone[event]; });
 }
 
@@ -401,6 +440,9 @@ void ThreadedRuntime::holdQueues(bool hold) {
 
 void ThreadedRuntime::synchronize() {
   std::unique_lock<std::mutex> lock(state->mutex);
+  for (auto &[id, queue] : state->queues)
+    if (!queue->jobs.empty())
+      state->demand(queue->jobs.back().done);
   state->progress.wait(lock, [&] {
     return llvm::all_of(state->queues, [](const auto &entry) {
       return entry.second->jobs.empty() && !entry.second->busy;

@@ -51,6 +51,10 @@ public:
     /// least bytes / bandwidth. Other queues copy as fast as memory does.
     std::map<int32_t, double> queueBandwidth;
     bool checkIntegrity = true;
+    /// Starts a copy only once a wait needs it (or a copy a wait needs
+    /// follows it): the slowest links a plan must tolerate, and the same
+    /// order on every run, so that a missing wait always shows.
+    bool copyOnlyWhenWaited = false;
   };
 
   /// What one queue did.
@@ -77,6 +81,9 @@ public:
   /// The bytes of a copy once every copy into it has completed, as a
   /// caller reads a remote result.
   std::vector<int8_t> readCopy(ho_remote_t copy);
+  /// The buffer a copy holds: its creator's, or that of the arena bytes an
+  /// offload copied (kUnknownOwner when they held several).
+  int64_t getCopyOwner(ho_remote_t copy);
 
   /// The transfer calls of HyperOffloadRuntime.h.
   ho_remote_t offloadStart(int32_t tier, int32_t queue, int64_t deviceOffset,

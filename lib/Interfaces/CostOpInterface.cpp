@@ -133,6 +133,15 @@ bool ho::detail::isFreeOfDeviceWork(Operation *op) {
   if (llvm::any_of(op->getOperandTypes(), isTensor) ||
       llvm::any_of(op->getResultTypes(), isTensor))
     return false;
+  // A region op (a loop over memrefs it captures) works where its body
+  // does; a function or a module holds code rather than running it.
+  if (op->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block)
+        if (!isFreeOfDeviceWork(&nested))
+          return false;
   // Memref results alone (a global's buffer) are not work either.
   return llvm::none_of(op->getOperands(), [&](Value operand) {
     return isa<BaseMemRefType>(operand.getType()) && mayAccess(op, operand);

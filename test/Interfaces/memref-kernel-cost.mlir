@@ -86,4 +86,23 @@ func.func @unknown(%a: memref<250000xf32>, %d: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// A loop without a model over a memref it captures falls back to that
+// memref's bytes (4 KB), not to nothing.
+// REMARK: remark: no cost model for 'scf.while': estimated from the 4.00 KB it reads and writes
+func.func @loop(%a: memref<1000xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %c = arith.cmpi slt, %i, %n : index
+    scf.condition(%c) %i : index
+  } do {
+  ^bb0(%i: index):
+    %v = memref.load %a[%i] : memref<1000xf32>
+    memref.store %v, %a[%i] : memref<1000xf32>
+    %j = arith.addi %i, %c1 : index
+    scf.yield %j : index
+  }
+  return
+}
 // REMARK-NOT: remark

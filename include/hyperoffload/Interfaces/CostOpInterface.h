@@ -38,8 +38,9 @@ std::optional<int64_t> getDefaultBytesAccessed(Operation *op);
 
 /// Whether `op` keeps the compute stream idle by what it is: a terminator,
 /// a constant, a memref view (ViewLikeOpInterface), an op whose only effects
-/// allocate or free memory, or one that touches no tensor and reads or
-/// writes no memref (index arithmetic, loop bounds, the scalar or vector
+/// allocate or free memory, a function or module (isolated from above), or
+/// one that touches no tensor, reads or writes no memref and holds no op
+/// that does (index arithmetic, loop bounds, the scalar or vector
 /// arithmetic in a kernel's body, which its loads and stores price).
 bool isFreeOfDeviceWork(Operation *op);
 } // namespace detail

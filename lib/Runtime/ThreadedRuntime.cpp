@@ -104,6 +104,9 @@ struct ThreadedRuntime::State {
   std::condition_variable progress;
   std::deque<TierCopy> copies;
   std::vector<bool> eventDone;
+  /// Time callers spent blocked in waits, and how many waits blocked.
+  double waitSeconds = 0;
+  int64_t waits = 0;
   /// Per event: the queue of its copy.
   std::vector<int32_t> eventQueue;
   /// With copyOnlyWhenWaited, the copies a wait needs.
@@ -213,6 +216,18 @@ struct ThreadedRuntime::State {
     }
   }
 
+  /// Blocks the caller until `event` is done, counting the time it waited.
+  void waitFor(std::unique_lock<std::mutex> &lock, ho_event_t event) {
+    if (eventDone[event])
+      return;
+    auto start = std::chrono::steady_clock::now();
+    progress.wait(lock, [&] { return eventDone[event]; });
+    waitSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    ++waits;
+  }
+
   /// Drops transfers that have completed from the in-flight list.
   void pruneInFlight() {
     llvm::erase_if(inFlight, [&](const InFlight &transfer) {
@@ -301,7 +316,7 @@ void ThreadedRuntime::offloadWait(ho_remote_t copy) {
   if (written < 0)
     return;
   state->demand(written);
-  state->progress.wait(lock, [&] { return state->eventDone[written]; });
+  state->waitFor(lock, written);
 }
 
 ho_event_t ThreadedRuntime::prefetchStart(int32_t tier, int32_t queue,
@@ -335,7 +350,7 @@ void ThreadedRuntime::eventWait(ho_event_t event) {
     llvm::report_fatal_error(
         llvm::formatv("ho_event_wait: no event {0}", event));
   state->demand(event);
-  state->progress.wait(lock, [&] { return state->eventDone[event]; });
+  state->waitFor(lock, event);
 }
 
 ho_remote_t ThreadedRuntime::offloadSliceStart(
@@ -448,6 +463,11 @@ void ThreadedRuntime::synchronize() {
       return entry.second->jobs.empty() && !entry.second->busy;
     });
   });
+}
+
+ThreadedRuntime::WaitStats ThreadedRuntime::getWaitStats() {
+  std::lock_guard<std::mutex> lock(state->mutex);
+  return {state->waits, state->waitSeconds};
 }
 
 std::map<int32_t, ThreadedRuntime::QueueStats>

@@ -9,6 +9,7 @@
 
 #include "CompareCommand.h"
 #include "ModelCommand.h"
+#include "RunCommand.h"
 #include "Support.h"
 #include "SweepCommand.h"
 
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
   mlir::ho::cli::addModelCommand(app, action);
   mlir::ho::cli::addCompareCommand(app, action);
   mlir::ho::cli::addSweepCommand(app, action);
+  mlir::ho::cli::addRunCommand(app, action);
 
   try {
     app.parse(argc, argv);

@@ -140,6 +140,19 @@ ho_remote_t ho_offload_slice_start(int32_t tier, int32_t queue,
                                    int64_t run_bytes, int64_t runs,
                                    int64_t dest_offset, int64_t dest_stride);
 
+/* Integrity hooks, called only by a plan placed with
+ * `ho-place-in-arena{check-integrity}`: compute at `site` (an index into
+ * the function's `ho.integrity_sites`) is about to read the arena bytes
+ * [offset, offset + bytes), expecting the data `owner`... */
+void ho_integrity_read(int64_t offset, int64_t bytes, int64_t owner,
+                       int64_t site);
+
+/* ...or has written them; returns a new owner naming what it wrote. */
+int64_t ho_integrity_write(int64_t offset, int64_t bytes, int64_t site);
+
+/* The owner of the data `copy` holds, which a prefetch of it brings. */
+int64_t ho_integrity_copy_owner(ho_remote_t copy);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,6 +65,12 @@ public:
     double busySeconds = 0;
   };
 
+  /// How long callers blocked in eventWait and offloadWait: the stalls.
+  struct WaitStats {
+    int64_t blockedWaits = 0;
+    double seconds = 0;
+  };
+
   explicit ThreadedRuntime(Options options);
   /// Waits for every copy in flight.
   ~ThreadedRuntime();
@@ -117,6 +123,7 @@ public:
   void synchronize();
   /// Per queue, once synchronized.
   std::map<int32_t, QueueStats> getQueueStats();
+  WaitStats getWaitStats();
 
   struct State;
 

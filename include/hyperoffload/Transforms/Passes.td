@@ -211,6 +211,48 @@ def ExplainCost : Pass<"ho-explain-cost", "::mlir::ModuleOp"> {
   let options = TargetOptions;
 }
 
+def PlaceInArena : Pass<"ho-place-in-arena", "::mlir::ModuleOp"> {
+  let summary = "Put every device buffer of a lowered plan at its offset in "
+                "the arena, ready for bufferization";
+  let description = [{
+    Runs after `ho-lower-to-runtime`, so that one-shot bufferization puts
+    each device buffer where the static memory plan says rather than in an
+    allocation of its own:
+
+    - a `tensor.empty` with `ho.offsets` becomes the arena's bytes at its
+      offset (`memref.view` of the arena, `bufferization.to_tensor
+      restrict writable`), so the ops that write into it write the arena;
+    - a destination-style op with `ho.offsets` (a new buffer whose init is
+      still read later) gets the arena bytes as its init, filled from the
+      old init by `bufferization.materialize_in_destination`;
+    - any other op with `ho.offsets` has its result copied into the arena
+      bytes, and later uses read them;
+    - a device-resident argument (`ho.offset`) is read from the arena: the
+      caller puts it there before the call.
+
+    With `check-integrity`, every op that reads or writes arena bytes also
+    tells the runtime so, through `ho_integrity_read(offset, bytes, owner,
+    site)` before it and `ho_integrity_write(offset, bytes, site) -> owner`
+    after it; `owner` names the data the op expects (what the last write
+    into the buffer returned, `ho_integrity_copy_owner(copy)` for a fetched
+    tensor, the argument number for an argument), and `site` indexes the
+    locations listed in the function's `ho.integrity_sites`. A runtime that
+    keeps which data each arena byte holds reports a read of bytes whose
+    copy has not landed or that another buffer has overwritten at the op
+    that did it (docs/Runtime.md).
+  }];
+  let options = [
+    Option<"checkIntegrity", "check-integrity", "bool", "false",
+           "Report every arena read and write to the runtime">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def LowerToRuntime : Pass<"ho-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Rewrite a scheduled function's transfers into calls of the "
                 "HyperOffload C runtime interface";

@@ -1,0 +1,70 @@
+//===- PlanExecution.h - A plan run for real, next to its program -*- C++ -*-//
+//
+// Runs a planned function and the program it was planned from on the same
+// seeded inputs, checks that every result is bit-identical, and measures
+// the planned run: step time, time compute blocked in waits, bytes moved on
+// each queue, and what integrity checking found.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_EXECUTION_PLANEXECUTION_H
+#define HYPEROFFLOAD_EXECUTION_PLANEXECUTION_H
+
+#include "hyperoffload/Execution/JitFunction.h"
+
+#include <map>
+
+namespace mlir {
+namespace ho {
+
+/// Inputs for `slots` drawn from `seed`: floating-point elements uniform in
+/// [-1, 1), integers in [0, 4) (small, so that an integer input used as an
+/// index stays in bounds of any dimension of four or more).
+std::vector<std::vector<int8_t>> makeInputs(ArrayRef<ValueSlot> slots,
+                                            uint64_t seed);
+
+struct ExecutionOptions {
+  uint64_t seed = 1;
+  /// Timed runs of each program; the step time is their median.
+  unsigned repetitions = 3;
+  /// The planned run's runtime (its arena size comes from the plan).
+  ThreadedRuntime::Options runtime;
+};
+
+/// One result of the planned run against the same result of the program.
+struct ResultComparison {
+  int64_t bytes = 0;
+  int64_t differingBytes = 0;
+  /// The first byte that differs, or -1.
+  int64_t firstDifference = -1;
+};
+
+struct ExecutionComparison {
+  /// By result, over every planned run.
+  std::vector<ResultComparison> results;
+  /// Median wall-clock seconds of a step.
+  double unplannedSeconds = 0;
+  double plannedSeconds = 0;
+  /// Of the median planned run: seconds compute blocked in waits, and how
+  /// many waits blocked.
+  double stallSeconds = 0;
+  int64_t blockedWaits = 0;
+  /// Of the median planned run, per queue.
+  std::map<int32_t, ThreadedRuntime::QueueStats> queues;
+  int64_t arenaBytes = 0;
+  /// Everything integrity checking reported, over every planned run.
+  std::vector<std::string> integrityErrors;
+
+  bool isIdentical() const;
+};
+
+/// Runs `unplanned` and `planned` (which must take the same inputs)
+/// `options.repetitions` times each, after one untimed run of each.
+llvm::Expected<ExecutionComparison>
+compareWithUnplanned(const JitFunction &unplanned, const JitFunction &planned,
+                     const ExecutionOptions &options);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_EXECUTION_PLANEXECUTION_H

@@ -1,0 +1,263 @@
+//===- RunCommand.cpp - `hyperoffload run` --------------------------------===//
+//
+// Plans a function, JIT-compiles the plan and the program it came from,
+// runs both on the same seeded inputs, and prints whether every result is
+// bit-identical, what integrity checking found, and the planned run's
+// measured times and traffic next to what the simulator predicts for the
+// same plan on the same hardware description.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunCommand.h"
+
+#include "Table.h"
+
+#include "hyperoffload/Execution/JitFunction.h"
+#include "hyperoffload/Execution/PlanExecution.h"
+#include "hyperoffload/Simulation/Report.h"
+#include "hyperoffload/Simulation/Simulator.h"
+#include "hyperoffload/Target/MemoryBudget.h"
+#include "hyperoffload/Target/Target.h"
+#include "hyperoffload/Transforms/Pipeline.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <iostream>
+
+using namespace mlir;
+using namespace mlir::ho;
+using namespace mlir::ho::cli;
+
+namespace {
+struct RunArgs {
+  std::string file;
+  std::string function;
+  std::string hw;
+  std::vector<std::string> hwOverrides;
+  std::string budget;
+  uint64_t seed = 1;
+  unsigned repetitions = 3;
+  double linkScale = 1.0;
+  bool noIntegrity = false;
+  bool lazyCopies = false;
+};
+
+/// The function to run: the one named, or the only one with a body.
+FailureOr<func::FuncOp> pickFunction(ModuleOp module, StringRef name) {
+  if (!name.empty()) {
+    auto function = module.lookupSymbol<func::FuncOp>(name);
+    if (!function || function.isDeclaration()) {
+      reportError("no function @" + name + " with a body in the input");
+      return failure();
+    }
+    return function;
+  }
+  func::FuncOp found;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function.isDeclaration())
+      continue;
+    if (found) {
+      reportError("the input has several functions; choose one with "
+                  "--function");
+      return failure();
+    }
+    found = function;
+  }
+  if (!found) {
+    reportError("the input has no function with a body");
+    return failure();
+  }
+  return found;
+}
+
+/// Bytes per second of each queue when the target's links are emulated at
+/// `scale` of their bandwidth (none at 0).
+std::map<int32_t, double> getQueueBandwidths(const Target &target,
+                                             double scale) {
+  std::map<int32_t, double> bandwidths;
+  if (scale <= 0)
+    return bandwidths;
+  for (unsigned tier = 0; tier < target.links.size(); ++tier) {
+    const std::optional<LinkModel> &link = target.links[tier];
+    if (!link)
+      continue;
+    bandwidths[2 * tier] = link->bandwidthToDevice * scale;
+    bandwidths[2 * tier + 1] = link->bandwidthFromDevice * scale;
+  }
+  return bandwidths;
+}
+
+std::string formatQueue(int32_t queue) {
+  static const char *const tiers[] = {"pool", "host", "disk"};
+  const char *tier = queue / 2 < 3 ? tiers[queue / 2] : "?";
+  return queue % 2 == 0 ? fmt::format("{} -> device", tier)
+                        : fmt::format("device -> {}", tier);
+}
+
+int run(const RunArgs &args) {
+  std::unique_ptr<MLIRContext> context = createContext();
+  DialectRegistry registry;
+  registerExecutionDialects(registry);
+  context->appendDialectRegistry(registry);
+  context->loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+  OwningOpRef<ModuleOp> program =
+      parseSourceFile<ModuleOp>(args.file, sourceMgr, context.get());
+  if (!program)
+    return 1;
+  FailureOr<func::FuncOp> chosen = pickFunction(*program, args.function);
+  if (failed(chosen))
+    return 1;
+  std::string name = chosen->getName().str();
+  if ((*chosen)->hasAttr("ho.arena_size"))
+    return reportError("@" + name +
+                       " is planned already; run takes the program before "
+                       "planning, so that it can run both and compare");
+
+  llvm::Expected<Target> target = loadTarget(args.hw);
+  if (!target)
+    return reportError(target.takeError());
+  for (const std::string &assignment : args.hwOverrides)
+    if (llvm::Error error = applyTargetOverride(*target, assignment))
+      return reportError(std::move(error));
+  llvm::Expected<int64_t> budget =
+      parseMemoryBudget(args.budget, target->device.hbmCapacity);
+  if (!budget)
+    return reportError(budget.takeError());
+
+  // Plan a copy; the program itself runs as written.
+  OwningOpRef<ModuleOp> plan = program->clone();
+  PassManager pm(context.get());
+  HyperOffloadPipelineOptions pipeline;
+  pipeline.hw = args.hw;
+  pipeline.hwOverrides = args.hwOverrides;
+  pipeline.budget = args.budget;
+  buildHyperOffloadPipeline(pm, pipeline);
+  if (failed(pm.run(*plan)))
+    return 1;
+  auto plannedFunction = plan->lookupSymbol<func::FuncOp>(name);
+  SimulationOptions simulation;
+  simulation.allocator = AllocatorKind::Static;
+  simulation.budget = *budget;
+  simulation.recordTimeline = false;
+  FailureOr<SimulationResult> predicted =
+      simulate(plannedFunction.getBody().front(), *target, simulation);
+  if (failed(predicted))
+    return 1;
+
+  JitFunction::Options jitOptions;
+  jitOptions.checkIntegrity = !args.noIntegrity;
+  FailureOr<std::unique_ptr<JitFunction>> unplanned =
+      JitFunction::compile(*program, name, jitOptions);
+  if (failed(unplanned))
+    return 1;
+  FailureOr<std::unique_ptr<JitFunction>> planned =
+      JitFunction::compile(*plan, name, jitOptions);
+  if (failed(planned))
+    return 1;
+
+  ExecutionOptions options;
+  options.seed = args.seed;
+  options.repetitions = args.repetitions;
+  options.runtime.checkIntegrity = !args.noIntegrity;
+  options.runtime.copyOnlyWhenWaited = args.lazyCopies;
+  options.runtime.queueBandwidth = getQueueBandwidths(*target, args.linkScale);
+  llvm::Expected<ExecutionComparison> measured =
+      compareWithUnplanned(**unplanned, **planned, options);
+  if (!measured)
+    return reportError(measured.takeError());
+
+  std::cout << fmt::format("@{} on {} at a budget of {}: arena {}, seed {}\n",
+                           name, target->name, formatBytes(*budget),
+                           formatBytes(measured->arenaBytes), args.seed);
+  unsigned identical = 0;
+  for (auto [index, result] : llvm::enumerate(measured->results)) {
+    if (result.differingBytes == 0) {
+      ++identical;
+      continue;
+    }
+    std::cout << fmt::format("result {}: {} of {} bytes differ, the first at "
+                             "byte {}\n",
+                             index, result.differingBytes, result.bytes,
+                             result.firstDifference);
+  }
+  std::cout << fmt::format("results: {} of {} bit-identical to the unplanned "
+                           "program\n",
+                           identical, measured->results.size());
+  if (args.noIntegrity)
+    std::cout << "integrity: not checked\n";
+  else if (measured->integrityErrors.empty())
+    std::cout << "integrity: every arena read saw current data\n";
+  else
+    for (const std::string &error : measured->integrityErrors)
+      std::cout << "integrity: " << error << "\n";
+
+  Table table({{""},
+               {"simulated", Table::Align::Right},
+               {"measured", Table::Align::Right}});
+  table.addRow({"step time", formatSeconds(predicted->stepTime),
+                formatSeconds(measured->plannedSeconds)});
+  table.addRow({"stall time", formatSeconds(predicted->stallTime),
+                formatSeconds(measured->stallSeconds)});
+  for (const auto &[queue, stats] : measured->queues) {
+    const LinkTraffic &traffic = predicted->getTraffic(
+        static_cast<MemoryTier>(queue / 2),
+        queue % 2 == 0 ? Direction::ToDevice : Direction::FromDevice);
+    table.addRow({formatQueue(queue), formatBytes(traffic.bytes),
+                  formatBytes(stats.bytes)});
+  }
+  table.addRow(
+      {"unplanned step time", "", formatSeconds(measured->unplannedSeconds)});
+  std::cout.flush();
+  table.print(stdout);
+  bool clean = measured->isIdentical() && measured->integrityErrors.empty();
+  return clean ? 0 : 1;
+}
+} // namespace
+
+void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
+  auto args = std::make_shared<RunArgs>();
+  args->hw = getTargetPresetNames().front().str();
+  CLI::App *command = app.add_subcommand(
+      "run", "Plan a function, run the plan and the program on this "
+             "machine, and compare");
+  command->add_option("FILE", args->file, "An MLIR file of linalg on tensors")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--function", args->function,
+                      "The function to run (default: the only one)");
+  command->add_option("--hw", args->hw, "Hardware preset or JSON file")
+      ->capture_default_str();
+  command->add_option("--hw-set", args->hwOverrides,
+                      "Override a hardware field (path=value)");
+  command
+      ->add_option("--budget", args->budget,
+                   "Device memory the plan must fit in")
+      ->required();
+  command->add_option("--seed", args->seed, "Seed of the generated inputs")
+      ->capture_default_str();
+  command
+      ->add_option("--repeat", args->repetitions,
+                   "Timed runs of each program (after one untimed)")
+      ->capture_default_str();
+  command
+      ->add_option("--link-scale", args->linkScale,
+                   "Emulate the links at this fraction of their bandwidth "
+                   "(0: copy as fast as memory)")
+      ->capture_default_str();
+  command->add_flag("--no-integrity", args->noIntegrity,
+                    "Do not check arena reads and writes");
+  command->add_flag("--lazy-copies", args->lazyCopies,
+                    "Start each copy only when a wait needs it: the slowest "
+                    "links a plan must tolerate");
+  command->callback(
+      [args, &action] { action = [args] { return run(*args); }; });
+}

@@ -16,6 +16,7 @@
 #include "RuntimeBindings.h"
 
 #include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Dialect/HO/HOTypes.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 #include "hyperoffload/Transforms/Passes.h"
@@ -80,10 +81,15 @@ static bool isUnsupportedRuntimeCall(StringRef callee) {
 /// to LLVM gives a meaning to, or a transfer the runtime lacks.
 static LogicalResult checkRunnable(func::FuncOp function) {
   WalkResult walk = function.walk([&](Operation *op) {
+    if (isa<ComputeOp>(op)) {
+      op->emitError() << "cannot run: 'ho.compute' is an abstract op with a "
+                         "cost but no semantics";
+      return WalkResult::interrupt();
+    }
     if (isa<HODialect>(op->getDialect())) {
       op->emitError() << "cannot run: '" << op->getName()
-                      << "' has no executable semantics (abstract ho.compute "
-                         "graphs need synthetic kernels)";
+                      << "' in a function without a plan (ho.arena_size); "
+                         "run takes the program before planning";
       return WalkResult::interrupt();
     }
     if (auto call = dyn_cast<func::CallOp>(op);

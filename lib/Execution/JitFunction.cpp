@@ -194,6 +194,8 @@ JitFunction::compile(ModuleOp module, StringRef name, const Options &options) {
     pm.addPass(createPlaceInArena(place));
     if (failed(pm.run(module)))
       return failure();
+    if (options.editLowered)
+      options.editLowered(module);
     if (auto sites = function->getAttrOfType<ArrayAttr>("ho.integrity_sites"))
       for (Attribute site : sites)
         jit->sites.push_back(cast<StringAttr>(site).str());

@@ -19,6 +19,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +58,10 @@ public:
     /// Planned functions: report every arena read and write to the
     /// runtime (ho-place-in-arena{check-integrity}).
     bool checkIntegrity = true;
+    /// Planned functions: called on the module once the plan is lowered to
+    /// runtime calls and placed in the arena, before bufferization (to look
+    /// at it, or to break a plan on purpose in a test).
+    std::function<void(ModuleOp)> editLowered;
   };
 
   /// Lowers `function` of `module` (which it changes) and compiles it.

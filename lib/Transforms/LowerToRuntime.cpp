@@ -10,6 +10,8 @@
 
 #include "hyperoffload/Transforms/Passes.h"
 
+#include "RuntimeCalls.h"
+
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
@@ -313,14 +315,7 @@ LogicalResult RuntimeLowering::collectSelection(Operation *op, Value selection,
 
 func::FuncOp RuntimeLowering::declare(StringRef name, TypeRange inputs,
                                       TypeRange results) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  auto declaration = func::FuncOp::create(
-      builder, module.getLoc(), name, builder.getFunctionType(inputs, results));
-  declaration.setPrivate();
-  return declaration;
+  return declareRuntimeFunction(module, builder, name, inputs, results);
 }
 
 Value RuntimeLowering::constantI32(Location loc, int32_t value) {

@@ -14,6 +14,8 @@
 
 #include "hyperoffload/Transforms/Passes.h"
 
+#include "RuntimeCalls.h"
+
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
@@ -92,13 +94,8 @@ private:
 
 func::FuncOp ArenaPlacement::declare(StringRef name, TypeRange inputs,
                                      TypeRange results) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  auto callee = func::FuncOp::create(builder, module.getLoc(), name,
-                                     builder.getFunctionType(inputs, results));
-  callee.setPrivate();
+  func::FuncOp callee =
+      declareRuntimeFunction(module, builder, name, inputs, results);
   if (name == kArenaBase)
     callee->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
   return callee;

@@ -72,7 +72,8 @@ private:
 
   /// Instrumentation.
   int64_t getSite(Operation *op);
-  void emitRead(Operation *op, const ArenaRange &range);
+  /// A read by `site`, reported right before `op`.
+  void emitRead(Operation *op, Operation *site, const ArenaRange &range);
   Value emitWrite(Operation *op, const ArenaRange &range);
   std::optional<ArenaRange> rangeOfArenaTensor(bufferization::ToTensorOp op);
 
@@ -175,6 +176,7 @@ LogicalResult ArenaPlacement::placeResult(OpResult result, int64_t offset) {
   FailureOr<Value> placed = makeArenaTensor(loc, offset, type, op);
   if (failed(placed))
     return failure();
+  fresh.insert(placed->getDefiningOp());
   auto copy = bufferization::MaterializeInDestinationOp::create(
       builder, loc, result, *placed);
   copiedResultOf[copy] = op;
@@ -234,7 +236,8 @@ int64_t ArenaPlacement::getSite(Operation *op) {
   return it->second;
 }
 
-void ArenaPlacement::emitRead(Operation *op, const ArenaRange &range) {
+void ArenaPlacement::emitRead(Operation *op, Operation *site,
+                              const ArenaRange &range) {
   if (!range.owner)
     return;
   Type i64 = builder.getI64Type();
@@ -338,7 +341,7 @@ void ArenaPlacement::instrument() {
       site = copied->second;
     for (Value operand : op.getOperands())
       if (auto range = ranges.find(operand); range != ranges.end())
-        emitRead(site, range->second);
+        emitRead(&op, site, range->second);
     builder.setInsertionPointAfter(&op);
     for (OpResult result : op.getResults()) {
       OpOperand *tied = getTiedOperand(result);

@@ -32,21 +32,6 @@ using namespace mlir;
 using namespace mlir::ho;
 
 namespace {
-/// The runtime functions, by the name the C header gives them.
-constexpr llvm::StringLiteral kArenaBase = "ho_arena_base";
-constexpr llvm::StringLiteral kOffloadStart = "ho_offload_start";
-constexpr llvm::StringLiteral kOffloadWait = "ho_offload_wait";
-constexpr llvm::StringLiteral kPrefetchStart = "ho_prefetch_start";
-constexpr llvm::StringLiteral kEventWait = "ho_event_wait";
-constexpr llvm::StringLiteral kRoutedBegin = "ho_routed_begin";
-constexpr llvm::StringLiteral kRoutedOffer = "ho_routed_offer";
-constexpr llvm::StringLiteral kRoutedEvent = "ho_routed_event";
-constexpr llvm::StringLiteral kRoutedEnsure = "ho_routed_ensure";
-constexpr llvm::StringLiteral kBlocksBegin = "ho_blocks_begin";
-constexpr llvm::StringLiteral kBlocksEvent = "ho_blocks_event";
-constexpr llvm::StringLiteral kBlocksEnsure = "ho_blocks_ensure";
-constexpr llvm::StringLiteral kOffloadSliceStart = "ho_offload_slice_start";
-
 /// How a tensor read in blocks lies in its tier: `rows` rows (the
 /// dimensions before the axis) of `rowBytes`, in blocks of `blockBytes`.
 struct BlockLayout {

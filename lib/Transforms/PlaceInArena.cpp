@@ -38,12 +38,6 @@ using namespace mlir;
 using namespace mlir::ho;
 
 namespace {
-constexpr llvm::StringLiteral kArenaBase = "ho_arena_base";
-constexpr llvm::StringLiteral kPrefetchStart = "ho_prefetch_start";
-constexpr llvm::StringLiteral kIntegrityRead = "ho_integrity_read";
-constexpr llvm::StringLiteral kIntegrityWrite = "ho_integrity_write";
-constexpr llvm::StringLiteral kIntegrityCopyOwner = "ho_integrity_copy_owner";
-
 /// Arena bytes a tensor lives in, and the SSA value naming the data the
 /// program expects there (null until something writes it).
 struct ArenaRange {

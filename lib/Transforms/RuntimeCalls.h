@@ -16,6 +16,24 @@
 namespace mlir {
 namespace ho {
 
+/// The runtime functions, by the name the C header gives them.
+constexpr llvm::StringLiteral kArenaBase = "ho_arena_base";
+constexpr llvm::StringLiteral kOffloadStart = "ho_offload_start";
+constexpr llvm::StringLiteral kOffloadWait = "ho_offload_wait";
+constexpr llvm::StringLiteral kPrefetchStart = "ho_prefetch_start";
+constexpr llvm::StringLiteral kEventWait = "ho_event_wait";
+constexpr llvm::StringLiteral kRoutedBegin = "ho_routed_begin";
+constexpr llvm::StringLiteral kRoutedOffer = "ho_routed_offer";
+constexpr llvm::StringLiteral kRoutedEvent = "ho_routed_event";
+constexpr llvm::StringLiteral kRoutedEnsure = "ho_routed_ensure";
+constexpr llvm::StringLiteral kBlocksBegin = "ho_blocks_begin";
+constexpr llvm::StringLiteral kBlocksEvent = "ho_blocks_event";
+constexpr llvm::StringLiteral kBlocksEnsure = "ho_blocks_ensure";
+constexpr llvm::StringLiteral kOffloadSliceStart = "ho_offload_slice_start";
+constexpr llvm::StringLiteral kIntegrityRead = "ho_integrity_read";
+constexpr llvm::StringLiteral kIntegrityWrite = "ho_integrity_write";
+constexpr llvm::StringLiteral kIntegrityCopyOwner = "ho_integrity_copy_owner";
+
 /// The declaration of the runtime function `name` in `module`, made at the
 /// top of the module the first time.
 inline func::FuncOp declareRuntimeFunction(ModuleOp module, OpBuilder &builder,

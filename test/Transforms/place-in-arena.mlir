@@ -60,3 +60,11 @@ func.func @dynamic(%n: index) -> tensor<?xf32> attributes {ho.arena_size = 16 : 
   %e = tensor.empty(%n) {ho.offsets = array<i64: 0>} : tensor<?xf32>
   return %e : tensor<?xf32>
 }
+
+// -----
+
+func.func @malformed(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ho.arena_size = 16 : i64} {
+  // expected-error @below {{has a malformed ho.offsets: one offset per result expected}}
+  %e = tensor.empty() {ho.offsets = array<i64: 0, 16>} : tensor<4xf32>
+  return %e : tensor<4xf32>
+}

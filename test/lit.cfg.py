@@ -28,6 +28,13 @@ config.substitutions.append(("%utils", os.path.join(
 # `REQUIRES: mlir-opt` tests are UNSUPPORTED where it is not installed.
 if config.stock_mlir_opt and os.path.exists(config.stock_mlir_opt):
     config.available_features.add("mlir-opt")
+# Tests of several minutes say `REQUIRES: long-tests`; `make check-results`
+# runs them with `--param long_tests=1`, `make check` does not.
+if lit_config.params.get("long_tests"):
+    config.available_features.add("long-tests")
+
+# In a sanitizer build, a wrapper that preloads the sanitizer runtime
+# (test/CMakeLists.txt).
 config.substitutions.append(("%mlir_opt", config.stock_mlir_opt))
 config.substitutions.append(("%hyperoffload_plugin", config.hyperoffload_plugin))
 

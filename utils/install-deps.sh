@@ -4,6 +4,7 @@
 #
 #   utils/install-deps.sh            # what the build needs
 #   utils/install-deps.sh --browser  # and Chromium, for the HTML render test
+#   utils/install-deps.sh --clang    # and clang with its sanitizer runtimes
 set -euo pipefail
 
 packages=(
@@ -11,9 +12,10 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libfmt-dev libcli11-dev libgtest-dev libbenchmark-dev
 )
-if [ "${1:-}" = "--browser" ]; then
-  packages+=(chromium)
-fi
+case "${1:-}" in
+  --browser) packages+=(chromium) ;;
+  --clang) packages+=(clang libclang-rt-14-dev) ;;
+esac
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
 """Regenerates docs/Results.md: every number in it comes from this script.
 
-  utils/results.py [BUILD_DIR]            # print the document
-  utils/results.py BUILD_DIR --write      # write docs/Results.md
-  utils/results.py BUILD_DIR --check      # fail if docs/Results.md differs
+  utils/results.py [BUILD_DIR]                 # print the document
+  utils/results.py BUILD_DIR --write           # write docs/Results.md and
+                                               # docs/Results.json
+  utils/results.py BUILD_DIR --check           # quick check (make check)
+  utils/results.py BUILD_DIR --check --full    # full check (make check-results)
 
 It runs `hyperoffload compare --json` and `hyperoffload sweep --json` (and,
 for the allocator table, utils/compare-policies.py) on the scenarios of
 docs/Workloads.md. The simulation is deterministic, so the output is the
 same on every machine. Its sections run side by side, one thread per core;
-it takes about half an hour on two cores.
+a full run takes about forty minutes on two cores.
+
+docs/Results.json keeps every answer the document was made from: the
+command, its output and how long it took. The quick check renders the
+document from those answers (so a hand edit, or a change to this script,
+fails it) and reruns the answers marked quick, the cheapest of each
+scenario and then the cheapest overall up to QUICK_SECONDS of tool time, so
+that a change to the tool that moves one of them fails it too. The full
+check reruns every answer.
 """
 
 import argparse
@@ -21,6 +31,7 @@ import pathlib
 import subprocess
 import sys
 import threading
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ["none", "reactive", "paged", "naive", "window", "distance", "pt2",
@@ -43,31 +54,55 @@ CONTEXT_CAP = 1024000
 BANDWIDTHS = [8, 16, 33.6, 64, 128, 256]
 
 
-class Tool:
-    """Runs the hyperoffload tool; remembers each answer. Sections run on
-    several threads: the first to ask for an answer runs the tool, the
-    others wait for it."""
+CACHE = ROOT / "docs" / "Results.json"
+DOCUMENT = ROOT / "docs" / "Results.md"
+# Tool time, as recorded on the machine that wrote the cache, of the answers
+# the quick check reruns, and the most one of them may take.
+QUICK_SECONDS = 90
+QUICK_ANSWER_SECONDS = 20
 
-    def __init__(self, build):
-        self.path = build / "bin" / "hyperoffload"
-        self.cache = {}
+
+class StaleCache(Exception):
+    """The document asks for an answer docs/Results.json does not hold."""
+
+
+class Tool:
+    """Runs the hyperoffload tool (and the scripts beside this one);
+    remembers each answer with the time it took. Sections run on several
+    threads: the first to ask for an answer runs the tool, the others wait
+    for it. Given `recorded` answers, it answers from them and runs
+    nothing."""
+
+    def __init__(self, build, recorded=None):
+        self.build = build
+        self.recorded = recorded
+        self.answers = {}
         self.lock = threading.Lock()
 
-    def run(self, *args):
+    def answer(self, command):
+        """The output of `command` (a tuple: a program, then its
+        arguments), run once."""
         with self.lock:
-            answer = self.cache.get(args)
+            answer = self.answers.get(command)
             owner = answer is None
             if owner:
-                answer = self.cache[args] = concurrent.futures.Future()
+                answer = self.answers[command] = concurrent.futures.Future()
         if owner:
-            result = subprocess.run([self.path, *args], capture_output=True,
-                                    text=True)
-            if result.returncode != 0:
-                answer.set_exception(SystemExit(
-                    f"hyperoffload {' '.join(args)}:\n{result.stderr}"))
-            else:
-                answer.set_result(json.loads(result.stdout))
-        return answer.result()
+            try:
+                if self.recorded is None:
+                    answer.set_result(run_command(self.build, command))
+                elif command in self.recorded:
+                    answer.set_result(self.recorded[command])
+                else:
+                    raise StaleCache(
+                        f"docs/Results.json has no answer for "
+                        f"{' '.join(command)}")
+            except BaseException as error:
+                answer.set_exception(error)
+        return answer.result()["output"]
+
+    def run(self, *args):
+        return self.answer(("hyperoffload", *args))
 
     def compare(self, scenario, hw, budget, policies=POLICIES, *extra):
         return self.run("compare", "--scenario", scenario, "--hw", hw,
@@ -497,11 +532,26 @@ def bandwidth_curve(tool, scenario, budget):
                  + [f"gain over {name}" for name in BASELINES], rows)
 
 
-def allocators(build):
-    result = subprocess.run(
-        [sys.executable, ROOT / "utils" / "compare-policies.py", build,
-         "--allocators"], capture_output=True, text=True, check=True)
-    return result.stdout.rstrip()
+def allocators(tool):
+    return tool.answer(("compare-policies.py", "--allocators")).rstrip()
+
+
+def run_command(build, command):
+    """Runs `command`: the hyperoffload tool, whose output is JSON, or a
+    script of utils/, whose output is text."""
+    program, *args = command
+    if program == "hyperoffload":
+        argv = [build / "bin" / "hyperoffload", *args]
+    else:
+        argv = [sys.executable, ROOT / "utils" / program, build, *args]
+    start = time.monotonic()
+    result = subprocess.run(argv, capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}:\n{result.stderr}")
+    output = (json.loads(result.stdout) if program == "hyperoffload"
+              else result.stdout)
+    return {"output": output, "seconds": round(seconds, 1)}
 
 
 # ---------------------------------------------------------------------------
@@ -511,9 +561,11 @@ def allocators(build):
 TEMPLATE = """\
 # Results: every policy on the same workloads
 
-Generated by `utils/results.py build --write` (after `make`); the simulation
-is deterministic, so `utils/results.py build --check` reproduces every number
-here exactly. Each row plans (or runs) a scenario graph of
+Generated by `utils/results.py build --write` (after `make`), with
+docs/Results.json, every answer of the tool it is made from. The simulation
+is deterministic, so `utils/results.py build --check --full` (`make
+check-results`) reproduces every number here exactly; `make check` reruns
+the quick answers only. Each row plans (or runs) a scenario graph of
 `docs/Workloads.md` at a budget on a hardware preset (`docs/Hardware.md`)
 with `hyperoffload compare` or `hyperoffload sweep` (`docs/Compare.md`) and
 scores it with the simulator (`docs/CostModel.md`):
@@ -731,8 +783,7 @@ the static arena, or the runtime allocator's reserved high-water mark.
 """
 
 
-def generate(build):
-    tool = Tool(build)
+def generate(tool):
     # The longest sections first; each is deterministic and they share the
     # tool's answers, so the text does not depend on which thread ran what.
     sections = {
@@ -750,7 +801,7 @@ def generate(build):
                                                 "24GB"),
         "curve_train": lambda: bandwidth_curve(tool, "llama3-8b-train",
                                                "64GB"),
-        "allocators": lambda: allocators(build),
+        "allocators": lambda: allocators(tool),
     }
     with concurrent.futures.ThreadPoolExecutor(
             max_workers=os.cpu_count() or 1) as pool:
@@ -762,27 +813,156 @@ def generate(build):
                            perturbation=PERTURBATION, **values)
 
 
+# ---------------------------------------------------------------------------
+# The cache of answers
+# ---------------------------------------------------------------------------
+
+def scenario_of(command):
+    """What an answer is about: its scenario or model, else its program."""
+    for flag in ("--scenario", "--model"):
+        if flag in command:
+            return command[command.index(flag) + 1]
+    return command[0]
+
+
+def variant_of(command):
+    """An answer up to its context length: the same question at another
+    size of one workload."""
+    if "--context" not in command:
+        return command
+    at = command.index("--context")
+    return command[:at] + command[at + 2:]
+
+
+def choose_quick(answers):
+    """The commands the quick check reruns, none that took more than
+    QUICK_ANSWER_SECONDS: the cheapest answer of each scenario, then of each
+    question asked at several sizes, then the cheapest others while the
+    total stays within QUICK_SECONDS."""
+    by_cost = sorted((command for command in answers
+                      if answers[command]["seconds"] <= QUICK_ANSWER_SECONDS),
+                     key=lambda command: (answers[command]["seconds"], command))
+    quick, total = set(), 0.0
+    for key in (scenario_of, variant_of, lambda command: command):
+        covered = {key(command) for command in quick}
+        for command in by_cost:
+            seconds = answers[command]["seconds"]
+            if key(command) in covered or total + seconds > QUICK_SECONDS:
+                continue
+            covered.add(key(command))
+            quick.add(command)
+            total += seconds
+    return quick
+
+
+def write_cache(answers):
+    """One answer per line, sorted, so that a regeneration diffs well."""
+    quick = choose_quick(answers)
+    lines = [json.dumps({"command": list(command),
+                         "quick": command in quick,
+                         "seconds": answers[command]["seconds"],
+                         "output": answers[command]["output"]},
+                        sort_keys=True, separators=(",", ":"))
+             for command in sorted(answers)]
+    CACHE.write_text("[\n" + ",\n".join(lines) + "\n]\n")
+
+
+def read_cache():
+    try:
+        entries = json.loads(CACHE.read_text())
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"{CACHE}: cannot read the recorded answers: {error}; "
+                         "run `make results`")
+    return {tuple(entry["command"]): entry for entry in entries}
+
+
+def settled(tool):
+    return {command: future.result()
+            for command, future in sorted(tool.answers.items())}
+
+
+def rerun(build, entries):
+    """The commands whose output now differs from the recorded one."""
+    def differs(command):
+        return run_command(build, command)["output"] != entries[command]["output"]
+
+    with concurrent.futures.ThreadPoolExecutor(
+            max_workers=os.cpu_count() or 1) as pool:
+        flags = pool.map(differs, list(entries))
+        return [command for command, flag in zip(entries, flags) if flag]
+
+
+def check_document(text):
+    old = DOCUMENT.read_text()
+    if old == text:
+        return True
+    sys.stdout.writelines(difflib.unified_diff(
+        old.splitlines(True), text.splitlines(True),
+        "docs/Results.md", "regenerated"))
+    return False
+
+
+def check(build, full):
+    """Whether docs/Results.md and docs/Results.json are what this script
+    and the tool make now; prints what differs."""
+    recorded = read_cache()
+    tool = Tool(build, recorded)
+    try:
+        text = generate(tool)
+    except StaleCache as error:
+        print(f"{error}: this script asks for something new; run "
+              "`make results`")
+        return False
+    ok = check_document(text)
+    unused = sorted(set(recorded) - set(tool.answers))
+    for command in unused:
+        print(f"docs/Results.json holds an answer nothing asks for: "
+              f"{' '.join(command)}")
+    chosen = {command: entry for command, entry in recorded.items()
+              if full or entry["quick"]}
+    changed = rerun(build, chosen)
+    for command in changed:
+        print(f"the tool now answers differently: {' '.join(command)}")
+    if changed or unused:
+        print("docs/Results.json is stale; run `make results`")
+    print(f"reran {len(chosen)} of {len(recorded)} recorded answers")
+    return ok and not unused and not changed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", default="build", type=pathlib.Path)
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--write", action="store_true",
-                        help="write docs/Results.md")
+                        help="write docs/Results.md and docs/Results.json")
     action.add_argument("--check", action="store_true",
                         help="fail if docs/Results.md is not what this makes")
+    parser.add_argument("--full", action="store_true",
+                        help="with --check, rerun every recorded answer, not "
+                             "only the quick ones")
+    parser.add_argument("--from-cache", action="store_true",
+                        help="with --write, render docs/Results.md from the "
+                             "recorded answers (after a change to the text "
+                             "alone); the checks still rerun them")
     args = parser.parse_args()
-    text = generate(args.build)
-    committed = ROOT / "docs" / "Results.md"
-    if args.write:
-        committed.write_text(text)
-    elif args.check:
-        old = committed.read_text()
-        if old != text:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True),
-                "docs/Results.md", "regenerated"))
+    if args.full and not args.check:
+        parser.error("--full goes with --check")
+    if args.from_cache and not args.write:
+        parser.error("--from-cache goes with --write")
+    if args.check:
+        if not check(args.build, args.full):
             return 1
         print("docs/Results.md is up to date")
+        return 0
+    tool = Tool(args.build, read_cache() if args.from_cache else None)
+    try:
+        text = generate(tool)
+    except StaleCache as error:
+        print(f"{error}; run `make results`")
+        return 1
+    if args.write:
+        DOCUMENT.write_text(text)
+        write_cache(settled(tool))
     else:
         sys.stdout.write(text)
     return 0

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the lit suite and the unit tests of a configured build directory and
 # prints how many tests passed and failed. Exits non-zero on any failure.
+# Arguments after the build directory go to ctest (`-E NAME` leaves one out).
 set -uo pipefail
 
 build_dir=${1:-build}
+shift || true
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
 
@@ -15,7 +17,7 @@ cmake --build "$build_dir" --target check-hyperoffload 2>&1 | tee "$log_dir/lit.
 lit_status=${PIPESTATUS[0]}
 
 echo "== unit tests (ctest)"
-ctest --test-dir "$build_dir" --output-on-failure 2>&1 | tee "$log_dir/ctest.log"
+ctest --test-dir "$build_dir" --output-on-failure "$@" 2>&1 | tee "$log_dir/ctest.log"
 ctest_status=${PIPESTATUS[0]}
 
 # lit prints "  Passed: N (..%)" and one line per other non-zero outcome.

@@ -62,11 +62,12 @@ llvm::Expected<SweepAxis> ho::parseSweepAxis(StringRef text) {
       return axisError(text, "STEP must be positive");
     // A little slack so that HI itself is reached despite rounding.
     double count = std::floor((*hi - *lo) / *step * (1 + 1e-12)) + 1;
-    if (count > kMaxSweepPoints)
-      return axisError(text, llvm::formatv("{0} points; at most {1} are "
-                                           "allowed",
-                                           static_cast<int64_t>(count),
-                                           kMaxSweepPoints));
+    // Compared as a double: a tiny STEP makes a count no integer holds.
+    if (!(count <= kMaxSweepPoints))
+      return axisError(text,
+                       llvm::formatv("{0} points; at most {1} are "
+                                     "allowed",
+                                     formatValue(count), kMaxSweepPoints));
     for (size_t i = 0; i < count; ++i)
       axis.values.push_back(roundToPrintable(*lo + i * *step));
     return axis;

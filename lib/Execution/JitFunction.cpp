@@ -182,7 +182,7 @@ JitFunction::compile(ModuleOp module, StringRef name, const Options &options) {
     return failure();
   jit->arguments = std::move(*arguments);
   jit->results = std::move(*results);
-  if (auto arena = function->getAttrOfType<IntegerAttr>("ho.arena_size"))
+  if (auto arena = function->getAttrOfType<IntegerAttr>(ho::kArenaSizeAttrName))
     jit->arenaBytes = std::max<int64_t>(1, arena.getInt());
 
   MLIRContext *context = module.getContext();

@@ -369,8 +369,10 @@ static std::optional<int64_t> getConstantTripCount(LoopLikeOpInterface loop) {
     std::optional<int64_t> stride = getConstantIntValue(step);
     if (!first || !last || !stride || *stride <= 0)
       return std::nullopt;
-    trips.push_back(*last > *first ? llvm::divideCeil(*last - *first, *stride)
-                                   : 0);
+    std::optional<int64_t> span = llvm::checkedSub(*last, *first);
+    if (!span)
+      return std::nullopt;
+    trips.push_back(*span > 0 ? llvm::divideCeil(*span, *stride) : 0);
   }
   return product(trips);
 }

@@ -6,6 +6,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 
 std::optional<int64_t> ho::getElementBitWidth(Type elementType) {
@@ -23,7 +25,11 @@ std::optional<int64_t> ho::getElementBitWidth(Type elementType) {
     std::optional<int64_t> lane = getElementBitWidth(vector.getElementType());
     if (!lane || vector.isScalable())
       return std::nullopt;
-    return vector.getNumElements() * *lane;
+    std::optional<int64_t> bits = *lane;
+    for (int64_t extent : vector.getShape())
+      if (bits)
+        bits = llvm::checkedMul(*bits, extent);
+    return bits;
   }
   return std::nullopt;
 }
@@ -35,7 +41,22 @@ std::optional<int64_t> ho::getTensorSizeInBytes(Type type) {
   std::optional<int64_t> bits = getElementBitWidth(shaped.getElementType());
   if (!bits)
     return std::nullopt;
-  return (shaped.getNumElements() * *bits + 7) / 8;
+  // Checked, unlike ShapedType::getNumElements, which wraps: a shape of
+  // 2^32 x 2^32 would otherwise measure 0 bytes.
+  std::optional<int64_t> totalBits = *bits;
+  for (int64_t extent : shaped.getShape())
+    if (totalBits)
+      totalBits = llvm::checkedMul(*totalBits, extent);
+  if (!totalBits || *totalBits > 8 * kMaxTensorBytes)
+    return std::nullopt;
+  return (*totalBits + 7) / 8;
+}
+
+bool ho::isTooLargeToMeasure(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.hasStaticShape() &&
+         getElementBitWidth(shaped.getElementType()) &&
+         !getTensorSizeInBytes(type);
 }
 
 /// Sums `measure` over every tensor-typed value in `values`; std::nullopt as

@@ -27,6 +27,11 @@ AllocationResult StaticAllocator::allocate(BufferId id, int64_t size) {
   int64_t offset = it->second;
   int64_t end = offset + size;
   result.offset = offset;
+  // Zero-sized buffers take no room and cannot collide.
+  if (size == 0) {
+    noteAllocated(offset, size);
+    return result;
+  }
 
   // The only candidates for an overlap are the live buffer starting at or
   // before `offset` and the first one starting after it.
@@ -41,9 +46,7 @@ AllocationResult StaticAllocator::allocate(BufferId id, int64_t size) {
     result.conflict = next->second.second;
     return result;
   }
-  // Zero-sized buffers take no room and cannot collide.
-  if (size > 0)
-    live[offset] = {end, id};
+  live[offset] = {end, id};
   noteAllocated(offset, size);
   if (end > capacity)
     result.status = AllocationResult::Status::OutOfMemory;

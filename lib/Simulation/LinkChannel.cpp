@@ -85,9 +85,17 @@ void LinkChannel::progressTo(double time) {
 }
 
 void LinkChannel::completeFinishedTransfers() {
+  unsigned moving = getNumMovingBytes();
+  // Done when the bytes left are rounding residue, or so few that moving
+  // them would not advance the clock: past a minute of simulated time a
+  // double no longer resolves a few bytes' worth of nanoseconds, and the
+  // next event would never come.
   auto isDone = [&](TransferId id) {
     const Transfer &transfer = transfers[id];
-    return transfer.dataStart <= clock && transfer.remaining <= kByteTolerance;
+    if (transfer.dataStart > clock)
+      return false;
+    return transfer.remaining <= kByteTolerance ||
+           clock + transfer.remaining * moving / bandwidth <= clock;
   };
   for (TransferId id : active)
     if (isDone(id))

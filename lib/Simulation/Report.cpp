@@ -234,16 +234,17 @@ void ho::writeChromeTraceEvents(llvm::json::OStream &json,
   auto micros = [](double seconds) { return seconds * 1e6; };
   llvm::StringMap<int64_t> trackIds;
   auto trackId = [&](llvm::StringRef track) {
-    auto [it, inserted] = trackIds.try_emplace(track, trackIds.size() + 1);
-    if (inserted)
+    auto inserted = trackIds.try_emplace(track, trackIds.size() + 1);
+    int64_t id = inserted.first->second;
+    if (inserted.second)
       json.object([&] {
         json.attributeObject("args", [&] { json.attribute("name", track); });
         json.attribute("name", "thread_name");
         json.attribute("ph", "M");
         json.attribute("pid", pid);
-        json.attribute("tid", it->second);
+        json.attribute("tid", id);
       });
-    return it->second;
+    return id;
   };
   trackId("compute");
   static const char *const categories[] = {"compute", "stall", "allocator",

@@ -2,12 +2,12 @@
 
 #include "hyperoffload/Simulation/Routing.h"
 
+#include "hyperoffload/Target/JSONInput.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +29,7 @@ static llvm::Error traceError(llvm::StringRef path, const llvm::Twine &field,
 
 llvm::Expected<std::shared_ptr<const RoutingTrace>>
 ho::parseRoutingTrace(llvm::StringRef text, llvm::StringRef path) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> parsed = parseJSONInput(text);
   if (!parsed)
     return traceError(path, "file",
                       "not valid JSON (" + llvm::toString(parsed.takeError()) +
@@ -85,12 +85,11 @@ ho::parseRoutingTrace(llvm::StringRef text, llvm::StringRef path) {
 
 llvm::Expected<std::shared_ptr<const RoutingTrace>>
 ho::loadRoutingTrace(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file)
+  llvm::Expected<std::string> text = readJSONInputFile(path);
+  if (!text)
     return traceError(path, "file",
-                      "cannot read: " + file.getError().message());
-  return parseRoutingTrace((*file)->getBuffer(), path);
+                      "cannot read: " + llvm::toString(text.takeError()));
+  return parseRoutingTrace(*text, path);
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,10 @@ static llvm::Error budgetError(llvm::StringRef text, llvm::StringRef why) {
 static llvm::Expected<int64_t> toBytes(llvm::StringRef text, double bytes) {
   if (bytes < 1)
     return budgetError(text, "it is less than one byte");
+  // Far beyond any device, and the largest a byte count converts to
+  // exactly; the planner's sums stay within int64 below it.
+  if (bytes > 0x1p59)
+    return budgetError(text, "it is more than 2^59 bytes (512 PiB)");
   return static_cast<int64_t>(std::floor(bytes));
 }
 

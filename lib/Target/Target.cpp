@@ -2,10 +2,10 @@
 
 #include "hyperoffload/Target/Target.h"
 
+#include "hyperoffload/Target/JSONInput.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -74,11 +74,10 @@ Expected<Target> ho::loadTarget(StringRef presetOrPath) {
         toString(preset.takeError()) +
             "; to read a file, give a path ending in .json");
   }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(presetOrPath, /*IsText=*/true);
-  if (!buffer)
-    return llvm::createStringError(buffer.getError(),
+  Expected<std::string> text = readJSONInputFile(presetOrPath);
+  if (!text)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot read target file '" + presetOrPath +
-                                       "': " + buffer.getError().message());
-  return parseTarget((*buffer)->getBuffer(), presetOrPath);
+                                       "': " + toString(text.takeError()));
+  return parseTarget(*text, presetOrPath);
 }

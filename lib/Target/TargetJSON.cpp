@@ -8,6 +8,8 @@
 
 #include "TargetFormat.h"
 
+#include "hyperoffload/Target/JSONInput.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -28,8 +30,17 @@ static constexpr double kTera = 1e12; // TFLOPS
 static constexpr double kGiga = 1e9;  // GB/s are decimal
 static constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 static constexpr double kMicro = 1e-6; // us
-/// The largest capacity in GiB whose byte count fits in int64_t.
-static constexpr double kMaxGiB = 8589934591.0;
+/// The largest capacity in GiB: 2^59 bytes, the most any byte count the
+/// planner sums may be (see kMaxTensorBytes).
+static constexpr double kMaxGiB = 536870912.0;
+/// The ranges of rates and delays the simulator is built for, in JSON
+/// units: far wider than any hardware, narrow enough that a step's
+/// simulated time stays within what a double resolves to the nanosecond
+/// and no transfer takes longer than a run.
+static constexpr double kMinRate = 1e-3;          // 1 MB/s, 1 GFLOP/s
+static constexpr double kMaxRate = 1e6;           // 1 PB/s, 1 EFLOP/s
+static constexpr double kMaxDelayUs = 1e6;        // 1 s
+static constexpr double kMaxGranularity = 0x1p40; // 1 TiB
 
 //===----------------------------------------------------------------------===//
 // Schema
@@ -144,9 +155,21 @@ struct NumberSpec {
   std::optional<double> defaultValue;
   /// JSON value * scale = SI value.
   double scale = 1;
-  /// The largest JSON value accepted, so that integer fields fit.
+  /// The largest JSON value accepted, so that integer fields fit and the
+  /// simulation stays within what doubles resolve.
   double max = std::numeric_limits<double>::max();
+  /// The smallest positive JSON value accepted (zero stays zero where the
+  /// rule allows it).
+  double min = 0;
 };
+
+/// A rate: a bandwidth in GB/s or a peak in TFLOP/s.
+NumberSpec rate(std::optional<double> defaultValue, double scale) {
+  return {Rule::Positive, defaultValue, scale, kMaxRate, kMinRate};
+}
+
+/// A delay in microseconds.
+NumberSpec delay() { return {Rule::NonNegative, 0.0, kMicro, kMaxDelayUs}; }
 
 StringLiteral getExpectation(Rule rule) {
   switch (rule) {
@@ -315,6 +338,10 @@ private:
       return fail(path, "number too large",
                   ", got " + describe(*value) + "; the limit is " +
                       formatNumber(spec.max));
+    if (*number != 0 && *number < spec.min)
+      return fail(path, "number too small",
+                  ", got " + describe(*value) + "; the least is " +
+                      formatNumber(spec.min));
     out = *number * spec.scale;
     return true;
   }
@@ -341,33 +368,29 @@ private:
     const json::Object *peaks =
         readObject(*object, "peak_tflops", path, kPeakFields, false);
     if (!peaks || !readNumber(*peaks, "bf16", peakPath,
-                              {Rule::Positive, std::nullopt, kTera},
-                              device.peakFlopsBF16))
+                              rate(std::nullopt, kTera), device.peakFlopsBF16))
       return false;
     // Without a figure, f32 runs at half the bf16 rate and 8-bit types gain
     // nothing over bf16.
     double bf16 = device.peakFlopsBF16 / kTera;
     double granularity = 0;
-    if (!readNumber(*peaks, "f32", peakPath, {Rule::Positive, bf16 / 2, kTera},
+    if (!readNumber(*peaks, "f32", peakPath, rate(bf16 / 2, kTera),
                     device.peakFlopsF32) ||
-        !readNumber(*peaks, "fp8", peakPath, {Rule::Positive, bf16, kTera},
+        !readNumber(*peaks, "fp8", peakPath, rate(bf16, kTera),
                     device.peakFlopsFP8) ||
         !readCapacity(*object, "hbm_capacity_gib", path, device.hbmCapacity) ||
         !readNumber(*object, "hbm_bandwidth_gbps", path,
-                    {Rule::Positive, std::nullopt, kGiga},
-                    device.hbmBandwidth) ||
-        !readNumber(*object, "launch_overhead_us", path,
-                    {Rule::NonNegative, 0.0, kMicro}, device.launchOverhead) ||
+                    rate(std::nullopt, kGiga), device.hbmBandwidth) ||
+        !readNumber(*object, "launch_overhead_us", path, delay(),
+                    device.launchOverhead) ||
         !readNumber(*object, "allocation_granularity_bytes", path,
-                    {Rule::PowerOfTwo, 1.0}, granularity) ||
-        !readNumber(*object, "cache_release_overhead_us", path,
-                    {Rule::NonNegative, 0.0, kMicro},
+                    {Rule::PowerOfTwo, 1.0, 1, kMaxGranularity}, granularity) ||
+        !readNumber(*object, "cache_release_overhead_us", path, delay(),
                     device.cacheReleaseOverhead) ||
-        !readNumber(*object, "page_map_overhead_us", path,
-                    {Rule::NonNegative, 0.0, kMicro}, device.pageMapOverhead) ||
+        !readNumber(*object, "page_map_overhead_us", path, delay(),
+                    device.pageMapOverhead) ||
         !readNumber(*object, "collective_bandwidth_gbps", path,
-                    {Rule::Positive, std::nullopt, kGiga},
-                    device.collectiveBandwidth))
+                    rate(std::nullopt, kGiga), device.collectiveBandwidth))
       return false;
     device.allocationGranularity = static_cast<int64_t>(granularity);
     return true;
@@ -401,19 +424,16 @@ private:
     double queues = 0;
     if (!object ||
         !readNumber(*object, "bandwidth_to_device_gbps", path,
-                    {Rule::Positive, std::nullopt, kGiga},
-                    link.bandwidthToDevice) ||
+                    rate(std::nullopt, kGiga), link.bandwidthToDevice) ||
         !readNumber(*object, "bandwidth_from_device_gbps", path,
-                    {Rule::Positive, std::nullopt, kGiga},
-                    link.bandwidthFromDevice) ||
-        !readNumber(*object, "latency_us", path,
-                    {Rule::NonNegative, 0.0, kMicro}, link.latency) ||
+                    rate(std::nullopt, kGiga), link.bandwidthFromDevice) ||
+        !readNumber(*object, "latency_us", path, delay(), link.latency) ||
         !readNumber(
             *object, "queues_per_direction", path,
             {Rule::Count, 1.0, 1, double(std::numeric_limits<unsigned>::max())},
             queues) ||
-        !readNumber(*object, "issue_overhead_us", path,
-                    {Rule::NonNegative, 0.0, kMicro}, link.issueOverhead) ||
+        !readNumber(*object, "issue_overhead_us", path, delay(),
+                    link.issueOverhead) ||
         !readNumber(*object, "hbm_contention", path, {Rule::Fraction, 0.0},
                     link.hbmContention) ||
         !readCapacity(*object, "capacity_gib", path, link.capacity))
@@ -449,7 +469,7 @@ static std::string describeSyntaxError(Error error) {
 }
 
 Expected<Target> ho::parseTarget(StringRef json, StringRef sourceName) {
-  Expected<json::Value> value = json::parse(json);
+  Expected<json::Value> value = parseJSONInput(json);
   if (!value)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    sourceName + ": invalid JSON at " +

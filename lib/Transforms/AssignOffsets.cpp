@@ -31,7 +31,6 @@ using namespace mlir;
 using namespace mlir::ho;
 
 /// The function attribute that records the arena size of the plan.
-static constexpr llvm::StringLiteral kArenaSizeAttrName = "ho.arena_size";
 
 namespace {
 struct AssignOffsetsPass

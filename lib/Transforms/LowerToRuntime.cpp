@@ -10,6 +10,7 @@
 
 #include "hyperoffload/Transforms/Passes.h"
 
+#include "PlannableChecks.h"
 #include "RuntimeCalls.h"
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
@@ -134,10 +135,17 @@ FailureOr<int64_t> RuntimeLowering::getDeviceOffset(Operation *op,
            << "moves a slice of a device buffer; only whole buffers (or "
               "reshapes and casts of them) can be lowered to runtime transfers";
   std::optional<int64_t> offset = getAssignedOffset(buffer->root);
-  if (!offset)
+  if (!offset || *offset < 0)
     return op->emitError()
            << "its device buffer has no offset in the static memory plan; "
               "run ho-assign-offsets first";
+  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+  if (arena && *offset + buffer->size > arena.getInt())
+    return op->emitError() << "its device buffer (" << buffer->size
+                           << " bytes at offset " << *offset
+                           << ") ends past the arena of " << arena.getInt()
+                           << " bytes; assign the offsets again with "
+                              "ho-assign-offsets";
   return *offset;
 }
 
@@ -196,7 +204,30 @@ static FailureOr<SliceRuns> getSliceRuns(OffloadSliceOp offload) {
   return runs;
 }
 
+/// The transfers ho-lower-to-runtime lowers are in the function body
+/// itself: one inside a loop or a branch would be left typed for the ho
+/// dialect among calls that pass i64 handles.
+static LogicalResult checkTransfersAtTopLevel(func::FuncOp function) {
+  Block &body = function.getBody().front();
+  WalkResult walk = function.walk([&](Operation *op) {
+    if (op->getBlock() == &body ||
+        !isa<OffloadOp, OffloadSliceOp, PrefetchOp, PrefetchRoutedOp,
+             PrefetchBlocksOp, AwaitOp, WaitOffloadOp>(op))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitError()
+                              << "is inside a region: the lowering takes "
+                                 "transfers in the function body only";
+    diag.attachNote(op->getParentOp()->getLoc())
+        << "inside this '" << op->getParentOp()->getName() << "'";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult RuntimeLowering::collect() {
+  if (failed(checkFuturesStayLocal(function)) ||
+      failed(checkTransfersAtTopLevel(function)))
+    return failure();
   for (Operation &op : function.getBody().front()) {
     TransferInfo info{&op};
     FailureOr<int64_t> offset = 0;

@@ -360,7 +360,7 @@ struct PlaceInArenaPass : public ho::impl::PlaceInArenaBase<PlaceInArenaPass> {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> planned;
     for (auto function : module.getOps<func::FuncOp>())
-      if (!function.isDeclaration() && function->hasAttr("ho.arena_size"))
+      if (!function.isDeclaration() && function->hasAttr(kArenaSizeAttrName))
         planned.push_back(function);
     for (func::FuncOp function : planned) {
       if (!llvm::hasSingleElement(function.getBody())) {

@@ -3,6 +3,10 @@
 #include "PlannableChecks.h"
 
 #include "hyperoffload/Analysis/ScheduleChecks.h"
+#include "hyperoffload/Dialect/HO/HOTypes.h"
+#include "hyperoffload/Interfaces/CostOpInterface.h"
+
+#include "mlir/Interfaces/CallInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -25,13 +29,29 @@ LogicalResult ho::checkSingleBlock(FunctionOpInterface function) {
 LogicalResult ho::checkSizedTensors(FunctionOpInterface function,
                                     const BufferLiveness &liveness) {
   ArrayRef<Value> unsized = liveness.getUnsizedValues();
-  if (unsized.empty())
+  if (unsized.empty()) {
+    // Each buffer is at most 2^59 bytes; together they must stay within
+    // that too, so that no sum the planner forms overflows.
+    int64_t total = 0;
+    for (const BufferInfo &buffer : liveness.getBuffers()) {
+      total += buffer.size;
+      if (total > kMaxTensorBytes)
+        return function.emitError()
+               << "@" << function.getName()
+               << " holds more than 2^59 bytes of buffers (512 PiB): the "
+                  "planner measures memory in 64-bit byte counts";
+    }
     return success();
-  InFlightDiagnostic diag =
-      emitError(unsized.front().getLoc())
-      << "a tensor of unknown size (" << unsized.front().getType()
-      << "): the planner needs the bytes of every buffer; give @"
-      << function.getName() << " static shapes";
+  }
+  Type first = unsized.front().getType();
+  InFlightDiagnostic diag = emitError(unsized.front().getLoc());
+  if (isTooLargeToMeasure(first))
+    diag << "a tensor of more than 2^59 bytes (" << first
+         << "): the planner measures buffers in 64-bit byte counts";
+  else
+    diag << "a tensor of unknown size (" << first
+         << "): the planner needs the bytes of every buffer; give @"
+         << function.getName() << " static shapes";
   if (unsized.size() > 1)
     diag.attachNote(unsized[1].getLoc())
         << unsized.size() - 1 << " more tensors of unknown size, the next here";
@@ -69,13 +89,37 @@ LogicalResult ho::checkUnawaitedPrefetches(Block &body) {
   return success(unawaited.empty());
 }
 
+LogicalResult ho::checkFuturesStayLocal(FunctionOpInterface function) {
+  bool valid = true;
+  for (BlockArgument argument : function.getArguments())
+    if (isa<FutureType>(argument.getType())) {
+      emitError(argument.getLoc())
+          << "argument #" << argument.getArgNumber()
+          << " is a future: a transfer's handle lives in the function that "
+             "issued it; pass the !ho.remote tensor and prefetch it here";
+      valid = false;
+    }
+  function.walk([&](CallOpInterface call) {
+    for (OpOperand &operand : call->getOpOperands())
+      if (isa<FutureType>(operand.get().getType())) {
+        call->emitError() << "passes a future (operand #"
+                          << operand.getOperandNumber()
+                          << ") to a call: a transfer's handle lives in the "
+                             "function that issued it; await it first";
+        valid = false;
+      }
+  });
+  return success(valid);
+}
+
 LogicalResult ho::checkPlannable(FunctionOpInterface function,
                                  int64_t granularity) {
   if (failed(checkSingleBlock(function)))
     return failure();
   Block &body = function.getFunctionBody().front();
   BufferLiveness liveness(body, granularity);
-  bool valid = succeeded(checkSizedTensors(function, liveness));
+  bool valid = succeeded(checkFuturesStayLocal(function));
+  valid &= succeeded(checkSizedTensors(function, liveness));
   valid &= succeeded(checkStaleReads(body, liveness));
   valid &= succeeded(checkUnawaitedPrefetches(body));
   return success(valid);

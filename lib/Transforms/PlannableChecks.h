@@ -32,6 +32,11 @@ LogicalResult checkStaleReads(Block &body, const BufferLiveness &liveness);
 /// Every prefetch is awaited, or its future returned to the caller.
 LogicalResult checkUnawaitedPrefetches(Block &body);
 
+/// No future crosses a call: none is an argument of `function`, and none
+/// is passed to a call. A transfer's handle lives in the function that
+/// issued it (returning one to the caller is how a caller awaits it).
+LogicalResult checkFuturesStayLocal(FunctionOpInterface function);
+
 /// Every rule above, each violation reported. `granularity` is the device's
 /// allocation granularity.
 LogicalResult checkPlannable(FunctionOpInterface function, int64_t granularity);

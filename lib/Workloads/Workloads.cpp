@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -144,6 +145,15 @@ static llvm::Error validate(const WorkloadOptions &options) {
   if (options.layers)
     if (llvm::Error error = positive("layers", *options.layers))
       return error;
+  // 16 Mi tokens a step, far past any context served, keeps every tensor
+  // (a full attention matrix is seq^2 x heads) within 2^59 bytes.
+  constexpr int64_t kMaxTokens = int64_t(1) << 24;
+  if (options.sequence > kMaxTokens ||
+      options.batch > kMaxTokens / options.sequence)
+    return optionError("seq", llvm::formatv("batch x seq is at most 2^24 ({0}) "
+                                            "tokens a step, got {1} x {2}",
+                                            kMaxTokens, options.batch,
+                                            options.sequence));
   if (par.ppStage < 0 || par.ppStage >= par.pp)
     return optionError("pp-stage", "must be in [0, " + llvm::Twine(par.pp) +
                                        "), got " + llvm::Twine(par.ppStage));

@@ -63,8 +63,9 @@ func.func @dynamic(%n: index) -> tensor<?xf32> attributes {ho.arena_size = 16 : 
 
 // -----
 
+// The dialect itself rejects an ho.offsets without one entry per result.
 func.func @malformed(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ho.arena_size = 16 : i64} {
-  // expected-error @below {{has a malformed ho.offsets: one offset per result expected}}
+  // expected-error @below {{'ho.offsets' has 2 entries for 1 results}}
   %e = tensor.empty() {ho.offsets = array<i64: 0, 16>} : tensor<4xf32>
   return %e : tensor<4xf32>
 }

@@ -97,6 +97,7 @@ func.func @passed_on(%r: !ho.remote<tensor<4xf32>>) {
   // expected-error @below {{never awaited}}
   %f = ho.prefetch %r : !ho.remote<tensor<4xf32>> -> !ho.future<tensor<4xf32>>
   // expected-note @below {{the future is passed on here, which does not count as an await: only an ho.await in this function, or returning the future to the caller, completes the transfer}}
+  // expected-error @below {{passes a future (operand #0) to a call: a transfer's handle lives in the function that issued it; await it first}}
   func.call @consume(%f) : (!ho.future<tensor<4xf32>>) -> ()
   return
 }

@@ -14,9 +14,11 @@
 #include "SweepCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <iostream>
 
 int main(int argc, char **argv) {
@@ -35,12 +37,27 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &error) {
     return app.exit(error);
   }
-  if (argc == 1)
-    return mlir::ho::cli::runDefaultComparison();
-  // No subcommand chose an action: show the help of the deepest command given.
-  if (!action) {
+  int status;
+  if (argc == 1) {
+    status = mlir::ho::cli::runDefaultComparison();
+  } else if (!action) {
+    // No subcommand chose an action: show the help of the deepest command
+    // given.
     std::cout << app.help();
-    return 0;
+    status = 0;
+  } else {
+    status = action();
   }
-  return action();
+  // Output that never arrived (a full disk, a closed pipe) is a failure, not
+  // a result.
+  llvm::outs().flush();
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout ||
+      llvm::outs().has_error()) {
+    llvm::outs().clear_error();
+    std::fprintf(stderr, "hyperoffload: error: cannot write to standard "
+                         "output\n");
+    return 1;
+  }
+  return status;
 }

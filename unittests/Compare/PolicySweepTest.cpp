@@ -51,6 +51,8 @@ TEST(SweepAxis, BadAxesSayWhatIsWrong) {
             "'x=1:5:0': STEP must be positive");
   EXPECT_EQ(errorOf(parseSweepAxis("x=1:5000:1")),
             "'x=1:5000:1': 5000 points; at most 1000 are allowed");
+  EXPECT_EQ(errorOf(parseSweepAxis("x=1:2:1e-300")),
+            "'x=1:2:1e-300': 1e+300 points; at most 1000 are allowed");
   EXPECT_EQ(errorOf(parseSweepAxis("x=1,,2")), "'x=1,,2': '' is not a number");
   EXPECT_EQ(errorOf(parseSweepAxis("x=1,nan")),
             "'x=1,nan': 'nan' is not a number");

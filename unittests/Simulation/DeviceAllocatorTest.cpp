@@ -160,6 +160,16 @@ TEST(StaticAllocatorTest, OverlapWithTheNextBufferToo) {
   EXPECT_EQ(clash.conflict, 0u);
 }
 
+TEST(StaticAllocatorTest, ZeroSizedBuffersCollideWithNothing) {
+  // A tensor<256x0x4xf32> at the start of a live buffer, or inside it.
+  StaticAllocator allocator(4096, {{0, 0}, {1, 0}, {2, 256}});
+  EXPECT_EQ(allocator.allocate(0, 512).status, Status::Placed);
+  EXPECT_EQ(allocator.allocate(1, 0).status, Status::Placed);
+  EXPECT_EQ(allocator.allocate(2, 0).status, Status::Placed);
+  allocator.release(1);
+  EXPECT_EQ(allocator.getLiveBytes(), 512);
+}
+
 TEST(StaticAllocatorTest, PastTheCapacityIsOutOfMemory) {
   StaticAllocator allocator(1024, {{0, 512}});
   EXPECT_EQ(allocator.allocate(0, 1024).status, Status::OutOfMemory);

@@ -81,6 +81,19 @@ TEST(LinkChannelTest, HeldBackTransfersLetLaterOnesGoFirst) {
   EXPECT_NEAR(link.getStartTime(held), 0.5, kTolerance);
 }
 
+TEST(LinkChannelTest, TransfersFinishLongIntoTheRun) {
+  // This late the clock resolves 15 ns, longer than 16 bytes take: the
+  // small transfer completes without the clock moving, and the next one
+  // still finishes.
+  LinkChannel link(33.6e9, 2e-6, 1);
+  double late = 1e8;
+  auto small = link.issue(late, 16);
+  EXPECT_NEAR(link.finish(small), late, 1e-9 * late);
+  auto large = link.issue(late, int64_t(33.6e9) * 7 + 3);
+  EXPECT_NEAR(link.finish(large), late + 7, 1e-9 * late);
+  EXPECT_GE(link.drain(), late + 7);
+}
+
 TEST(LinkChannelTest, EmptyTransferTakesOnlyLatency) {
   LinkChannel link(10, 0.1, 1);
   EXPECT_NEAR(link.finish(link.issue(1.0, 0)), 1.1, kTolerance);

@@ -40,6 +40,12 @@ TEST(MemoryBudgetTest, BadBudgetsSayWhy) {
   EXPECT_NE(error("-3GB").find("must be positive"), std::string::npos);
   EXPECT_NE(error("GB").find("not a number"), std::string::npos);
   EXPECT_NE(error("0.5B").find("less than one byte"), std::string::npos);
+  // Past int64, or close enough that sums would overflow.
+  for (llvm::StringRef huge :
+       {"9223372036854775807B", "1e19B", "600000TB", "1e300TB"})
+    EXPECT_NE(error(huge).find("more than 2^59 bytes"), std::string::npos)
+        << huge.str();
+  EXPECT_EQ(parse("512TiB"), int64_t(512) << 40);
 }
 
 TEST(MemoryBudgetTest, FormatsBytesForPeople) {

@@ -186,11 +186,12 @@ TEST(TargetFormat, OptionalFieldsTakeTheirDefaults) {
 }
 
 TEST(TargetFormat, OverriddenValuesRoundTripExactly) {
-  // Awkward decimals in every unit: the writer must find the JSON number
-  // that reads back as exactly the same SI value.
+  // Awkward decimals in every unit, over the seven decades every field
+  // accepts: the writer must find the JSON number that reads back as
+  // exactly the same SI value.
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> mantissa(1, 10);
-  std::uniform_int_distribution<int> exponent(-8, 8);
+  std::uniform_int_distribution<int> exponent(-2, 5);
   Target base = preset("ascend910c-supernode");
   for (int i = 0; i < 200; ++i) {
     std::string v =
@@ -329,7 +330,32 @@ TEST(TargetFormat, OutOfRangeValues) {
             "of two >= 1, got 384");
   EXPECT_EQ(errorWith("16,", "1e20,"),
             "hw.json: device.hbm_capacity_gib: number too large, got 1e+20; "
-            "the limit is 8589934591");
+            "the limit is 536870912");
+}
+
+// Figures no hardware has, which would make a step last longer than a
+// double resolves or sizes overflow: rejected, with the accepted range.
+TEST(TargetFormat, FiguresOutsideTheSimulatedRange) {
+  EXPECT_EQ(errorWith(R"("bandwidth_to_device_gbps": 100)",
+                      R"("bandwidth_to_device_gbps": 1e-300)"),
+            "hw.json: links.pool.bandwidth_to_device_gbps: number too small, "
+            "got 1e-300; the least is 0.001");
+  EXPECT_EQ(errorWith(R"("bandwidth_to_device_gbps": 100)",
+                      R"("bandwidth_to_device_gbps": 1e308)"),
+            "hw.json: links.pool.bandwidth_to_device_gbps: number too large, "
+            "got 1e+308; the limit is 1000000");
+  EXPECT_EQ(errorWith(R"("capacity_gib": 256)",
+                      R"("capacity_gib": 256, "latency_us": 1e300)"),
+            "hw.json: links.pool.latency_us: number too large, got 1e+300; "
+            "the limit is 1000000");
+  EXPECT_EQ(errorWith(R"("bf16": 100)", R"("bf16": 1e-9)"),
+            "hw.json: device.peak_tflops.bf16: number too small, got 1e-09; "
+            "the least is 0.001");
+  EXPECT_EQ(
+      errorWith("16,",
+                R"(16, "allocation_granularity_bytes": 4611686018427387904,)"),
+      "hw.json: device.allocation_granularity_bytes: number too large, got "
+      "4.61168601842739e+18; the limit is 1099511627776");
 }
 
 TEST(TargetFormat, SyntaxErrorsGiveLineAndColumn) {
@@ -337,6 +363,27 @@ TEST(TargetFormat, SyntaxErrorsGiveLineAndColumn) {
       errorOf(parseTarget("{\n  \"name\": \"t\",\n}", "hw.json"));
   EXPECT_EQ(error.rfind("hw.json: invalid JSON at line 3, column ", 0), 0u)
       << error;
+}
+
+TEST(TargetFormat, RepeatedKeysAndDeepNestingAreErrors) {
+  EXPECT_EQ(
+      errorOf(parseTarget("{\"name\": \"a\",\n \"name\": \"b\"}", "hw.json")),
+      "hw.json: invalid JSON at line 2, column 2: the key \"name\" "
+      "appears twice in one object");
+  EXPECT_NE(
+      errorWith(R"("capacity_gib": 256)",
+                R"("capacity_gib": 256, "latency_us": 1, "latency_us": 2)")
+          .find("the key \"latency_us\" appears twice in one object"),
+      std::string::npos);
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(errorOf(parseTarget(deep, "hw.json")),
+            "hw.json: invalid JSON at line 1, column 65: nested more than 64 "
+            "levels deep");
+}
+
+TEST(TargetLoad, DeviceFilesAreNotRead) {
+  EXPECT_EQ(errorOf(loadTarget("/dev/zero")),
+            "cannot read target file '/dev/zero': not a regular file");
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,8 @@
 #ifndef HYPEROFFLOAD_ANALYSIS_MEMORYPLAN_H
 #define HYPEROFFLOAD_ANALYSIS_MEMORYPLAN_H
 
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -19,9 +21,6 @@
 
 namespace mlir {
 namespace ho {
-
-inline constexpr llvm::StringLiteral kOffsetsAttrName = "ho.offsets";
-inline constexpr llvm::StringLiteral kArgOffsetAttrName = "ho.offset";
 
 /// The offset a plan assigned to the buffer rooted at `root` (an op result
 /// or a function argument), if any.

@@ -20,11 +20,20 @@ namespace ho {
 /// all of their lanes.
 std::optional<int64_t> getElementBitWidth(Type elementType);
 
+/// The largest tensor measured: 2^59 bytes (512 PiB), so that its size in
+/// bits and sums of a function's buffers stay far from int64 overflow.
+constexpr int64_t kMaxTensorBytes = int64_t(1) << 59;
+
 /// Returns the number of bytes a statically shaped tensor (or any shaped
 /// type) occupies, rounding sub-byte element types up to whole bytes. Returns
-/// std::nullopt for other types, dynamic or unranked shapes, and element
-/// types without a fixed width.
+/// std::nullopt for other types, dynamic or unranked shapes, element types
+/// without a fixed width, and sizes over kMaxTensorBytes.
 std::optional<int64_t> getTensorSizeInBytes(Type type);
+
+/// Whether `type` has a static shape and a fixed-width element type but
+/// more than kMaxTensorBytes: the one reason getTensorSizeInBytes fails on
+/// an otherwise measurable type.
+bool isTooLargeToMeasure(Type type);
 
 namespace detail {
 /// One operation per element of every tensor result; std::nullopt when a

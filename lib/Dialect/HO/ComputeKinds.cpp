@@ -117,16 +117,22 @@ static KindCount attentionFlops(ComputeOp op) {
     if (sq > sk)
       return failure();
     std::optional<int64_t> older = product({sq, sk - sq});
-    std::optional<int64_t> triangle = product({sq, sq + 1});
+    std::optional<int64_t> next = llvm::checkedAdd(sq, int64_t(1));
+    std::optional<int64_t> triangle =
+        next ? product({sq, *next}) : std::nullopt;
     if (older && triangle)
       scores = llvm::checkedAdd(*older, *triangle / 2);
   } else {
     scores = product({sq, sk});
   }
-  if (!scores)
-    return std::optional<int64_t>();
   // Two matmuls (q.k and p.v), 2 * (D + Dv) per score, plus the softmax.
-  return product({batch, heads, *scores, 2 * (d + dv) + 5});
+  std::optional<int64_t> widths = llvm::checkedAdd(d, dv);
+  std::optional<int64_t> perScore =
+      widths ? llvm::checkedMulAdd(int64_t(2), *widths, int64_t(5))
+             : std::nullopt;
+  if (!scores || !perScore)
+    return std::optional<int64_t>();
+  return product({batch, heads, *scores, *perScore});
 }
 
 //===----------------------------------------------------------------------===//

@@ -33,3 +33,58 @@ void HODialect::initialize() {
       >();
   addInterfaces<HOInlinerInterface>();
 }
+
+//===----------------------------------------------------------------------===//
+// The static memory plan's attributes
+//===----------------------------------------------------------------------===//
+
+/// An offset or size in [least, kMaxArenaBytes].
+static LogicalResult
+verifyPlanBytes(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                int64_t value, int64_t least) {
+  if (value < least || value > kMaxArenaBytes)
+    return emitError() << "'" << name << "' must be in [" << least
+                       << ", 2^59], got " << value;
+  return success();
+}
+
+LogicalResult HODialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attribute) {
+  auto emitError = [&] { return op->emitError(); };
+  StringRef name = attribute.getName().strref();
+  if (name == kOffsetsAttrName) {
+    auto offsets = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+    if (!offsets)
+      return emitError() << "'" << name << "' must be an array<i64: ...>";
+    if (offsets.size() != static_cast<int64_t>(op->getNumResults()))
+      return emitError() << "'" << name << "' has " << offsets.size()
+                         << " entries for " << op->getNumResults()
+                         << " results";
+    for (int64_t offset : offsets.asArrayRef())
+      if (failed(verifyPlanBytes(emitError, name, offset, /*least=*/-1)))
+        return failure();
+    return success();
+  }
+  if (name == kArenaSizeAttrName) {
+    auto size = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!size || !size.getType().isInteger(64))
+      return emitError() << "'" << name << "' must be an i64";
+    return verifyPlanBytes(emitError, name, size.getInt(), /*least=*/0);
+  }
+  return success();
+}
+
+LogicalResult HODialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  if (name != kArgOffsetAttrName)
+    return success();
+  auto emitError = [&] {
+    return op->emitError() << "argument #" << argIndex << ": ";
+  };
+  auto offset = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!offset || !offset.getType().isInteger(64))
+    return emitError() << "'" << name << "' must be an i64";
+  return verifyPlanBytes(emitError, name, offset.getInt(), /*least=*/0);
+}

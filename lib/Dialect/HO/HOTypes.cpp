@@ -35,6 +35,9 @@ verifyTransferableTensor(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << typeName << " needs a statically shaped tensor, but "
                        << "got " << tensorType
                        << ": the size of the copy must be known";
+  if (isTooLargeToMeasure(tensorType))
+    return emitError() << typeName << " needs a tensor of at most 2^59 bytes, "
+                       << "but " << tensorType << " is larger";
   if (!getTensorSizeInBytes(tensorType))
     return emitError() << typeName << " needs an element type of fixed width, "
                        << "but got " << tensorType.getElementType();

@@ -39,6 +39,9 @@ def HO_Dialect : Dialect {
     is the block's order of operations.
   }];
   let useDefaultTypePrinterParser = 1;
+  // The static memory plan's ho.offsets, ho.offset and ho.arena_size.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -16,6 +16,17 @@ inline constexpr llvm::StringLiteral kRoleAttrName = "ho.role";
 /// On a function argument made from a constant: the value the caller
 /// passes.
 inline constexpr llvm::StringLiteral kConstantAttrName = "ho.constant";
+
+/// A static memory plan (see Analysis/MemoryPlan.h): on an op, the offset of
+/// each result's buffer in the arena, -1 for a result without a buffer of
+/// its own; on a function argument, its buffer's offset; on the function,
+/// the arena's size in bytes. The dialect verifies their form and range.
+inline constexpr llvm::StringLiteral kOffsetsAttrName = "ho.offsets";
+inline constexpr llvm::StringLiteral kArgOffsetAttrName = "ho.offset";
+inline constexpr llvm::StringLiteral kArenaSizeAttrName = "ho.arena_size";
+/// The largest offset or arena size: 2^59 bytes, as for a tensor
+/// (kMaxTensorBytes), so that offset + size never overflows.
+inline constexpr int64_t kMaxArenaBytes = int64_t(1) << 59;
 } // namespace ho
 } // namespace mlir
 

@@ -22,7 +22,7 @@ ctest_status=${PIPESTATUS[0]}
 
 # lit prints "  Passed: N (..%)" and one line per other non-zero outcome.
 count_lit() {
-  grep -E "^ +$1: +[0-9]+" "$log_dir/lit.log" | awk '{s += $2} END {print s + 0}'
+  grep -E "^ +$1 *: +[0-9]+" "$log_dir/lit.log" | sed -E "s/.*: +//" | awk '{s += $1} END {print s + 0}'
 }
 lit_passed=$(count_lit Passed)
 lit_failed=$(( $(count_lit Failed) + $(count_lit 'Unresolved') + $(count_lit 'Timed Out') \

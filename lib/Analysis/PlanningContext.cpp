@@ -392,6 +392,10 @@ bool PlanningContext::waitForStore(GapWindow &window, const GapCandidate &gap,
 unsigned PlanningContext::getLastUseInBody(BufferId id) const {
   ArrayRef<unsigned> points = uses[id];
   unsigned exit = liveness.getExitPoint();
+  // An argument nothing reads has no stretch after a use: say exit, as for
+  // one whose last use is the return.
+  if (points.empty())
+    return exit;
   // A returned alias is also used at exit.
   return points.back() == exit && points.size() > 1 ? points[points.size() - 2]
                                                     : points.back();

@@ -31,7 +31,7 @@ check: build
 	@utils/run-tests.sh $(BUILD_DIR)
 
 # The long check: every recorded answer of docs/Results.json rerun, and the
-# lit tests of several minutes; about 45 minutes on two cores.
+# lit tests of several minutes; about an hour on two cores.
 check-results: build
 	@cmake --build $(BUILD_DIR) --target check-hyperoffload-long
 	@utils/results.py $(BUILD_DIR) --check --full

@@ -11,7 +11,7 @@ It runs `hyperoffload compare --json` and `hyperoffload sweep --json` (and,
 for the allocator table, utils/compare-policies.py) on the scenarios of
 docs/Workloads.md. The simulation is deterministic, so the output is the
 same on every machine. Its sections run side by side, one thread per core;
-a full run takes about forty minutes on two cores.
+a full run takes about an hour on two cores.
 
 docs/Results.json keeps every answer the document was made from: the
 command, its output and how long it took. The quick check renders the

@@ -37,8 +37,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 
 # A finding that the stock mlir-opt also crashes on while merely parsing it
 # is MLIR's, not ours.
-mlir_opt=$(grep -o '^config.stock_mlir_opt = "[^"]*"' "$build_dir/test/lit.site.cfg.py" |
-  sed -E 's/.*"(.*)"/\1/')
+mlir_opt=$(sed -n 's/^HYPEROFFLOAD_STOCK_MLIR_OPT:FILEPATH=//p' "$build_dir/CMakeCache.txt")
 ours=0
 echo
 echo "== findings in $findings ($(( $(ls "$findings" | wc -l) - before )) new)"

@@ -16,10 +16,9 @@ a full run takes about an hour on two cores.
 docs/Results.json keeps every answer the document was made from: the
 command, its output and how long it took. The quick check renders the
 document from those answers (so a hand edit, or a change to this script,
-fails it) and reruns the answers marked quick, the cheapest of each
-scenario and then the cheapest overall up to QUICK_SECONDS of tool time, so
-that a change to the tool that moves one of them fails it too. The full
-check reruns every answer.
+fails it) and reruns the answers marked quick (see choose_quick), so that
+a change to the tool that moves one of them fails it too. The full check
+reruns every answer.
 """
 
 import argparse

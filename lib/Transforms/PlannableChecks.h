@@ -22,7 +22,8 @@ namespace mlir::ho {
 LogicalResult checkSingleBlock(FunctionOpInterface function);
 
 /// Every tensor of the body that needs a buffer has a static size (a
-/// dynamic-typed view of a sized buffer is fine).
+/// dynamic-typed view of a sized buffer is fine) of at most 2^59 bytes, and
+/// all of them together stay within that too.
 LogicalResult checkSizedTensors(FunctionOpInterface function,
                                 const BufferLiveness &liveness);
 

@@ -2,6 +2,8 @@
 
 #include "hyperoffload/Analysis/MemoryPlan.h"
 
+#include "hyperoffload/Analysis/BufferLiveness.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -26,4 +28,24 @@ std::optional<int64_t> ho::getAssignedOffset(Value root) {
       offsets[result.getResultNumber()] < 0)
     return std::nullopt;
   return offsets[result.getResultNumber()];
+}
+
+LogicalResult ho::verifyBuffersInArena(FunctionOpInterface function,
+                                       const BufferLiveness &liveness) {
+  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+  if (!arena)
+    return success();
+  bool valid = true;
+  for (const BufferInfo &buffer : liveness.getBuffers()) {
+    std::optional<int64_t> offset = getAssignedOffset(buffer.root);
+    if (!offset || *offset + buffer.size <= arena.getInt())
+      continue;
+    emitError(buffer.root.getLoc())
+        << "a buffer of " << buffer.size << " bytes at offset " << *offset
+        << " ends past the arena of " << arena.getInt()
+        << " bytes (ho.arena_size); assign the offsets again with "
+           "ho-assign-offsets";
+    valid = false;
+  }
+  return success(valid);
 }

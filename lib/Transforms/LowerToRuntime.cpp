@@ -139,13 +139,6 @@ FailureOr<int64_t> RuntimeLowering::getDeviceOffset(Operation *op,
     return op->emitError()
            << "its device buffer has no offset in the static memory plan; "
               "run ho-assign-offsets first";
-  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
-  if (arena && *offset + buffer->size > arena.getInt())
-    return op->emitError() << "its device buffer (" << buffer->size
-                           << " bytes at offset " << *offset
-                           << ") ends past the arena of " << arena.getInt()
-                           << " bytes; assign the offsets again with "
-                              "ho-assign-offsets";
   return *offset;
 }
 
@@ -226,7 +219,8 @@ static LogicalResult checkTransfersAtTopLevel(func::FuncOp function) {
 
 LogicalResult RuntimeLowering::collect() {
   if (failed(checkFuturesStayLocal(function)) ||
-      failed(checkTransfersAtTopLevel(function)))
+      failed(checkTransfersAtTopLevel(function)) ||
+      failed(verifyBuffersInArena(function, liveness)))
     return failure();
   for (Operation &op : function.getBody().front()) {
     TransferInfo info{&op};

@@ -50,27 +50,6 @@ static bool hasStaticPlan(FunctionOpInterface function) {
   return walk.wasInterrupted();
 }
 
-/// Rule 5 (a): every placed buffer lies inside the arena.
-static LogicalResult checkOffsetsInArena(FunctionOpInterface function,
-                                         const BufferLiveness &liveness) {
-  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
-  if (!arena)
-    return success();
-  bool valid = true;
-  for (const BufferInfo &buffer : liveness.getBuffers()) {
-    std::optional<int64_t> offset = getAssignedOffset(buffer.root);
-    if (!offset || *offset < 0 || *offset + buffer.size <= arena.getInt())
-      continue;
-    emitError(buffer.root.getLoc())
-        << "a buffer of " << buffer.size << " bytes at offset " << *offset
-        << " ends past the arena of " << arena.getInt()
-        << " bytes (ho.arena_size); assign the offsets again with "
-           "ho-assign-offsets";
-    valid = false;
-  }
-  return success(valid);
-}
-
 /// Rule 1 (b): a prefetch is issued after the offload of its source has
 /// completed.
 static LogicalResult checkPrematurePrefetches(const SimulationResult &result) {
@@ -146,7 +125,7 @@ LogicalResult VerifySchedulePass::verifyFunction(FunctionOpInterface function,
   bool valid = succeeded(checkStaleReads(body, liveness));
   valid &= succeeded(checkUnawaitedPrefetches(body));
   valid &= succeeded(checkFuturesStayLocal(function));
-  valid &= succeeded(checkOffsetsInArena(function, liveness));
+  valid &= succeeded(verifyBuffersInArena(function, liveness)); // rule 5 (a)
 
   SimulationOptions options;
   options.allocator = AllocatorKind::Ideal;

@@ -145,15 +145,6 @@ static llvm::Error validate(const WorkloadOptions &options) {
   if (options.layers)
     if (llvm::Error error = positive("layers", *options.layers))
       return error;
-  // 16 Mi tokens a step, far past any context served, keeps every tensor
-  // (a full attention matrix is seq^2 x heads) within 2^59 bytes.
-  constexpr int64_t kMaxTokens = int64_t(1) << 24;
-  if (options.sequence > kMaxTokens ||
-      options.batch > kMaxTokens / options.sequence)
-    return optionError("seq", llvm::formatv("batch x seq is at most 2^24 ({0}) "
-                                            "tokens a step, got {1} x {2}",
-                                            kMaxTokens, options.batch,
-                                            options.sequence));
   if (par.ppStage < 0 || par.ppStage >= par.pp)
     return optionError("pp-stage", "must be in [0, " + llvm::Twine(par.pp) +
                                        "), got " + llvm::Twine(par.ppStage));
@@ -162,9 +153,34 @@ static llvm::Error validate(const WorkloadOptions &options) {
   return llvm::Error::success();
 }
 
+/// Refuses a step of more tokens than its tensors' sizes can hold: 16 Mi
+/// tokens, far past any context served, keeps every tensor (a full attention
+/// matrix is seq^2 x heads) within 2^59 bytes. The message says what the step
+/// would need, computed in floating point since it may not fit int64.
+static llvm::Error checkTokensPerStep(const WorkloadOptions &options) {
+  constexpr int64_t kMaxTokens = int64_t(1) << 24;
+  if (options.sequence <= kMaxTokens &&
+      options.batch <= kMaxTokens / options.sequence)
+    return llvm::Error::success();
+  double tokens = double(options.batch) * double(options.sequence);
+  std::string need;
+  if (llvm::Expected<ModelStats> stats = getModelStats(options))
+    need = llvm::formatv("; its KV cache alone would need {0:e2} bytes",
+                         tokens * double(stats->kvCacheBytesPerToken));
+  else
+    llvm::consumeError(stats.takeError());
+  return optionError(
+      "seq",
+      llvm::formatv("a step holds at most 2^24 ({0}) tokens, got batch "
+                    "x seq = {1} x {2} = {3:e2}{4}",
+                    kMaxTokens, options.batch, options.sequence, tokens, need));
+}
+
 llvm::Expected<OwningOpRef<ModuleOp>>
 workloads::buildWorkload(MLIRContext &context, const WorkloadOptions &options) {
   if (llvm::Error error = validate(options))
+    return std::move(error);
+  if (llvm::Error error = checkTokensPerStep(options))
     return std::move(error);
   context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
   if (const LlamaSpec *spec = lookupLlama(options.model)) {

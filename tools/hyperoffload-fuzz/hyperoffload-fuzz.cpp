@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/InputDialects.h"
+#include "hyperoffload/InputGuards.h"
 #include "hyperoffload/Transforms/Passes.h"
 #include "hyperoffload/Transforms/Pipeline.h"
 
@@ -58,6 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(reinterpret_cast<const char *>(data), size), "input"),
       llvm::SMLoc());
+  // The text MLIR 22's own parsers crash on is refused first, as the tools
+  // refuse it.
+  if (failed(ho::checkParserHazards(sourceMgr, &context)))
+    return 0;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 0;

@@ -2,10 +2,10 @@
 
 #include "ComparisonArgs.h"
 
+#include "hyperoffload/InputGuards.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 #include "hyperoffload/Target/Target.h"
 
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -195,7 +195,7 @@ ComparisonArgs::loadInput(MLIRContext &context,
                           llvm::SourceMgr &sourceMgr) const {
   if (!file.empty()) {
     OwningOpRef<ModuleOp> module =
-        parseSourceFile<ModuleOp>(file, sourceMgr, &context);
+        ho::parseInputFile(file, sourceMgr, &context);
     if (!module)
       return failure();
     return module;

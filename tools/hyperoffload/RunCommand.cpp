@@ -14,6 +14,7 @@
 
 #include "hyperoffload/Execution/JitFunction.h"
 #include "hyperoffload/Execution/PlanExecution.h"
+#include "hyperoffload/InputGuards.h"
 #include "hyperoffload/Simulation/Report.h"
 #include "hyperoffload/Simulation/Simulator.h"
 #include "hyperoffload/Target/MemoryBudget.h"
@@ -22,7 +23,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -110,7 +110,7 @@ int run(const RunArgs &args) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
   OwningOpRef<ModuleOp> program =
-      parseSourceFile<ModuleOp>(args.file, sourceMgr, context.get());
+      ho::parseInputFile(args.file, sourceMgr, context.get());
   if (!program)
     return 1;
   FailureOr<func::FuncOp> chosen = pickFunction(*program, args.function);

@@ -1,12 +1,14 @@
 //===- TargetTest.cpp - Tests of the hardware model -----------------------===//
 
 #include "hyperoffload/Target/Target.h"
+#include "hyperoffload/Target/JSONInput.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <random>
@@ -384,6 +386,21 @@ TEST(TargetFormat, RepeatedKeysAndDeepNestingAreErrors) {
 TEST(TargetLoad, DeviceFilesAreNotRead) {
   EXPECT_EQ(errorOf(loadTarget("/dev/zero")),
             "cannot read target file '/dev/zero': not a regular file");
+}
+
+TEST(TargetLoad, HugeFilesAreNotRead) {
+  llvm::SmallString<128> path;
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("hyperoffload-huge", "json",
+                                                  fd, path));
+  // Sparse: the size is refused before a byte is read.
+  ASSERT_FALSE(llvm::sys::fs::resize_file(fd, kMaxJSONFileBytes + 1));
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  EXPECT_EQ(errorOf(loadTarget(path)),
+            "cannot read target file '" + path.str().str() +
+                "': 268435457 bytes, more than the 256 MiB a JSON input may "
+                "be");
+  llvm::sys::fs::remove(path);
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@
 #include "hyperoffload/Dialect/HO/HODialect.h"
 
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -25,6 +26,15 @@ namespace ho {
 /// The offset a plan assigned to the buffer rooted at `root` (an op result
 /// or a function argument), if any.
 std::optional<int64_t> getAssignedOffset(Value root);
+
+class BufferLiveness;
+
+/// Checks that every placed buffer of `function` lies inside its
+/// `ho.arena_size` (when it has one), with an error at each that does not.
+/// The dialect keeps each offset and the arena size in [0, 2^59], so the
+/// sum cannot overflow.
+LogicalResult verifyBuffersInArena(FunctionOpInterface function,
+                                   const BufferLiveness &liveness);
 
 } // namespace ho
 } // namespace mlir

@@ -81,9 +81,10 @@ static bool isUnsupportedRuntimeCall(StringRef callee) {
 /// to LLVM gives a meaning to, or a transfer the runtime lacks.
 static LogicalResult checkRunnable(func::FuncOp function) {
   WalkResult walk = function.walk([&](Operation *op) {
-    if (isa<ComputeOp>(op)) {
-      op->emitError() << "cannot run: 'ho.compute' is an abstract op with a "
-                         "cost but no semantics";
+    if (isa<RoutedOp, GatherBlocksOp>(op)) {
+      op->emitError() << "cannot run: '" << op->getName()
+                      << "' (a selection made at run time) has no kernel on "
+                         "this machine yet";
       return WalkResult::interrupt();
     }
     if (isa<HODialect>(op->getDialect())) {
@@ -102,6 +103,46 @@ static LogicalResult checkRunnable(func::FuncOp function) {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// Removes the `ho.*` attributes of `function`'s arguments and results,
+/// which mean nothing once it is lowered (LLVM's translation warns of
+/// each).
+static void stripPlanAttributes(func::FuncOp function) {
+  auto others = [](DictionaryAttr attrs) {
+    SmallVector<NamedAttribute> kept;
+    if (attrs)
+      for (NamedAttribute attr : attrs)
+        if (!attr.getName().strref().starts_with("ho."))
+          kept.push_back(attr);
+    return kept;
+  };
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+    function.setArgAttrs(i, others(function.getArgAttrDict(i)));
+  for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
+    function.setResultAttrs(i, others(function.getResultAttrDict(i)));
+}
+
+/// Makes the arena the function's last argument, in place of the result of
+/// `ho_arena_base()`: buffer deallocation takes a call's result for memory
+/// the caller owns, and frees it once no result aliases it (a plan whose
+/// results all live in the pool), while an argument it never frees. `run`
+/// passes the runtime's arena there.
+static LogicalResult passArenaAsArgument(func::FuncOp function) {
+  func::CallOp arenaCall;
+  function.walk([&](func::CallOp call) {
+    if (call.getCallee() == "ho_arena_base")
+      arenaCall = call;
+  });
+  if (!arenaCall)
+    return success();
+  Type type = arenaCall.getResult(0).getType();
+  unsigned index = function.getNumArguments();
+  if (failed(function.insertArgument(index, type, {}, function.getLoc())))
+    return function.emitError() << "cannot pass the arena as an argument";
+  arenaCall.getResult(0).replaceAllUsesWith(function.getArgument(index));
+  arenaCall.erase();
+  return success();
 }
 
 /// The slots of a function's argument or result types, as the plan left
@@ -146,6 +187,9 @@ static void buildLLVMLowering(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The clones deallocation inserts (a result that is an argument updated
+  // in place, such as a KV cache) become allocations and copies.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -196,12 +240,20 @@ JitFunction::compile(ModuleOp module, StringRef name, const Options &options) {
       return failure();
     if (options.editLowered)
       options.editLowered(module);
+    if (failed(passArenaAsArgument(function)))
+      return failure();
+    jit->takesArena = function.getNumArguments() > jit->arguments.size();
     if (auto sites = function->getAttrOfType<ArrayAttr>("ho.integrity_sites"))
       for (Attribute site : sites)
         jit->sites.push_back(cast<StringAttr>(site).str());
   }
-  if (failed(checkRunnable(function)))
+  // Abstract compute runs as synthetic kernels (ho-synthesize-kernels),
+  // after the plan's lowering has placed its results.
+  PassManager synthesize(context);
+  synthesize.addPass(createSynthesizeKernels());
+  if (failed(synthesize.run(module)) || failed(checkRunnable(function)))
     return failure();
+  stripPlanAttributes(function);
   PassManager lowering(context);
   buildLLVMLowering(lowering);
   if (failed(lowering.run(module)))
@@ -210,9 +262,11 @@ JitFunction::compile(ModuleOp module, StringRef name, const Options &options) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+  auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                             /*targetMachine=*/nullptr);
   engineOptions.transformer = optimize;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(options.optLevel);
   // memref.copy of strided buffers calls `memrefCopy` of MLIR's C runner
   // utilities.
   SmallVector<StringRef, 1> libraries = {HO_MLIR_C_RUNNER_UTILS};
@@ -311,6 +365,8 @@ JitFunction::run(ArrayRef<std::vector<int8_t>> inputs,
     argumentWords.push_back(
         makeDescriptor(buffers.back()->data, slot.type.getShape()));
   }
+  if (takesArena)
+    argumentWords.push_back(makeDescriptor(runtime->getArena(), {arenaBytes}));
   SmallVector<void *> packed;
   for (SmallVector<int64_t> &words : argumentWords)
     for (int64_t &word : words)

@@ -47,6 +47,7 @@ struct RunArgs {
   double linkScale = 1.0;
   bool noIntegrity = false;
   bool lazyCopies = false;
+  unsigned optLevel = 3;
 };
 
 /// The function to run: the one named, or the only one with a body.
@@ -155,6 +156,7 @@ int run(const RunArgs &args) {
 
   JitFunction::Options jitOptions;
   jitOptions.checkIntegrity = !args.noIntegrity;
+  jitOptions.optLevel = args.optLevel;
   FailureOr<std::unique_ptr<JitFunction>> unplanned =
       JitFunction::compile(*program, name, jitOptions);
   if (failed(unplanned))
@@ -258,6 +260,12 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
   command->add_flag("--lazy-copies", args->lazyCopies,
                     "Start each copy only when a wait needs it: the slowest "
                     "links a plan must tolerate");
+  command
+      ->add_option("--opt-level", args->optLevel,
+                   "LLVM optimization level of the compiled code; 1 compiles "
+                   "large generated graphs many times faster")
+      ->check(CLI::Range(0u, 3u))
+      ->capture_default_str();
   command->callback(
       [args, &action] { action = [args] { return run(*args); }; });
 }

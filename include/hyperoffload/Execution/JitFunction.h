@@ -62,6 +62,8 @@ public:
     /// runtime calls and placed in the arena, before bufferization (to look
     /// at it, or to break a plan on purpose in a test).
     std::function<void(ModuleOp)> editLowered;
+    /// LLVM's optimization level for the compiled code (0 to 3).
+    unsigned optLevel = 3;
   };
 
   /// Lowers `function` of `module` (which it changes) and compiles it.
@@ -92,6 +94,8 @@ private:
   SmallVector<ValueSlot> arguments;
   SmallVector<ValueSlot> results;
   int64_t arenaBytes = 0;
+  /// Whether the compiled function takes the arena as a last argument.
+  bool takesArena = false;
   /// The locations ho.integrity_sites lists, by site number.
   std::vector<std::string> sites;
 };

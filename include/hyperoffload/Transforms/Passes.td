@@ -253,6 +253,39 @@ def PlaceInArena : Pass<"ho-place-in-arena", "::mlir::ModuleOp"> {
   ];
 }
 
+def SynthesizeKernels : Pass<"ho-synthesize-kernels", "::mlir::ModuleOp"> {
+  let summary = "Replace each abstract ho.compute by a synthetic kernel that "
+                "reads every operand and writes every result";
+  let description = [{
+    `ho.compute` has a cost but no semantics; this pass gives the modelled
+    workloads something to run, so that a plan of them executes for real
+    (`hyperoffload run`) and its results can be compared with the unplanned
+    program's. Each op becomes linalg on tensors that:
+
+    - reads every element of every operand into a checksum, the sum of
+      (bits + 1) x (2 x linear index + 1) in wrapping 64-bit arithmetic,
+      exact in any iteration order;
+    - writes every element of every result from a hash of the checksums,
+      the result number and the element's index: a float with its sign and
+      top exponent bit clear (finite), an integer in [0, 4).
+
+    A result is thus a function of every operand byte: an op that reads
+    bytes before their copy lands, or after another buffer reused them,
+    changes the program's results. A tied result (`tied_operands`) is
+    written into its operand, in place, as the plan assumes. Operands and
+    results must be tensors of static shape with integer, index or float
+    elements.
+
+    The kernels take the time of their loops on this machine, not the op's
+    modelled time.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def LowerToRuntime : Pass<"ho-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Rewrite a scheduled function's transfers into calls of the "
                 "HyperOffload C runtime interface";

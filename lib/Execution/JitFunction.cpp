@@ -250,7 +250,12 @@ JitFunction::compile(ModuleOp module, StringRef name, const Options &options) {
   // Abstract compute runs as synthetic kernels (ho-synthesize-kernels),
   // after the plan's lowering has placed its results.
   PassManager synthesize(context);
-  synthesize.addPass(createSynthesizeKernels());
+  SynthesizeKernelsOptions kernels;
+  kernels.timeScale = options.computeTimeScale;
+  kernels.hw = options.hw;
+  kernels.hwOverrides.assign(options.hwOverrides.begin(),
+                             options.hwOverrides.end());
+  synthesize.addPass(createSynthesizeKernels(kernels));
   if (failed(synthesize.run(module)) || failed(checkRunnable(function)))
     return failure();
   stripPlanAttributes(function);

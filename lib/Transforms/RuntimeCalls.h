@@ -1,8 +1,9 @@
 //===- RuntimeCalls.h - Declarations of the C runtime's functions -*- C++ -*-//
 //
 // ho-lower-to-runtime and ho-place-in-arena call the functions of
-// include/hyperoffload/Runtime/HyperOffloadRuntime.h; each is declared once
-// per module, as a private func.func.
+// include/hyperoffload/Runtime/HyperOffloadRuntime.h, and
+// ho-synthesize-kernels a clock; each is declared once per module, as a
+// private func.func.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,10 @@ constexpr llvm::StringLiteral kOffloadSliceStart = "ho_offload_slice_start";
 constexpr llvm::StringLiteral kIntegrityRead = "ho_integrity_read";
 constexpr llvm::StringLiteral kIntegrityWrite = "ho_integrity_write";
 constexpr llvm::StringLiteral kIntegrityCopyOwner = "ho_integrity_copy_owner";
+/// The clock and wait that give synthetic kernels their modelled time
+/// (ho-synthesize-kernels{time-scale}).
+constexpr llvm::StringLiteral kClockNanoseconds = "ho_clock_ns";
+constexpr llvm::StringLiteral kWaitUntilNanoseconds = "ho_wait_until_ns";
 
 /// The declaration of the runtime function `name` in `module`, made at the
 /// top of the module the first time.

@@ -13,18 +13,26 @@
 // plan that lets an op read bytes early, late or overwritten changes the
 // program's results, which running it next to the unplanned program shows.
 // A tied result is written into its operand (destination-style), in the
-// buffer the plan gave both.
+// buffer the plan gave both. With a time scale, a kernel also waits out
+// its modelled time, scaled, on a clock the runtime provides.
 //
 //===----------------------------------------------------------------------===//
 
 #include "hyperoffload/Transforms/Passes.h"
 
+#include "PassTarget.h"
+#include "RuntimeCalls.h"
+
+#include "hyperoffload/Analysis/OpCost.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+
+#include <cmath>
 
 namespace mlir::ho {
 #define GEN_PASS_DEF_SYNTHESIZEKERNELS
@@ -43,7 +51,9 @@ class KernelBuilder {
 public:
   KernelBuilder(ComputeOp op) : op(op), builder(op), loc(op.getLoc()) {}
 
-  LogicalResult synthesize();
+  /// Replaces the op; with `nanoseconds`, the kernel ends no earlier than
+  /// that long after it starts.
+  LogicalResult synthesize(std::optional<int64_t> nanoseconds);
 
 private:
   Value constantI64(OpBuilder &b, uint64_t value) {
@@ -203,7 +213,15 @@ FailureOr<Value> KernelBuilder::fill(OpResult result, Value seed) {
   return generic.getResult(0);
 }
 
-LogicalResult KernelBuilder::synthesize() {
+LogicalResult KernelBuilder::synthesize(std::optional<int64_t> nanoseconds) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Value start;
+  if (nanoseconds) {
+    func::FuncOp clock = declareRuntimeFunction(
+        module, builder, kClockNanoseconds, {}, builder.getI64Type());
+    start =
+        func::CallOp::create(builder, loc, clock, ValueRange{}).getResult(0);
+  }
   Value seed = constantI64(builder, kGolden);
   for (Value operand : op.getInputs()) {
     FailureOr<Value> sum = checksum(operand);
@@ -218,6 +236,13 @@ LogicalResult KernelBuilder::synthesize() {
       return failure();
     results.push_back(*value);
   }
+  if (nanoseconds) {
+    func::FuncOp wait = declareRuntimeFunction(
+        module, builder, kWaitUntilNanoseconds, builder.getI64Type(), {});
+    Value end = arith::AddIOp::create(builder, loc, start,
+                                      constantI64(builder, *nanoseconds));
+    func::CallOp::create(builder, loc, wait, ValueRange{end});
+  }
   op->replaceAllUsesWith(results);
   op->erase();
   return success();
@@ -226,12 +251,32 @@ LogicalResult KernelBuilder::synthesize() {
 namespace {
 struct SynthesizeKernelsPass
     : public ho::impl::SynthesizeKernelsBase<SynthesizeKernelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    std::optional<Target> target;
+    if (timeScale < 0) {
+      getOperation().emitError()
+          << "time-scale must be 0 or more, got " << timeScale;
+      return signalPassFailure();
+    }
+    if (timeScale > 0) {
+      FailureOr<Target> loaded =
+          loadPassTarget(getOperation(), hw, hwOverrides);
+      if (failed(loaded))
+        return signalPassFailure();
+      target = std::move(*loaded);
+    }
     SmallVector<ComputeOp> ops;
     getOperation()->walk([&](ComputeOp op) { ops.push_back(op); });
-    for (ComputeOp op : ops)
-      if (failed(KernelBuilder(op).synthesize()))
+    for (ComputeOp op : ops) {
+      std::optional<int64_t> nanoseconds;
+      if (target)
+        nanoseconds = static_cast<int64_t>(std::llround(
+            estimateOpCost(op, *target).getSeconds() * timeScale * 1e9));
+      if (failed(KernelBuilder(op).synthesize(nanoseconds)))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

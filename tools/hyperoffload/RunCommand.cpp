@@ -48,6 +48,7 @@ struct RunArgs {
   bool noIntegrity = false;
   bool lazyCopies = false;
   unsigned optLevel = 3;
+  double computeScale = 0;
 };
 
 /// The function to run: the one named, or the only one with a body.
@@ -157,6 +158,9 @@ int run(const RunArgs &args) {
   JitFunction::Options jitOptions;
   jitOptions.checkIntegrity = !args.noIntegrity;
   jitOptions.optLevel = args.optLevel;
+  jitOptions.computeTimeScale = args.computeScale;
+  jitOptions.hw = args.hw;
+  jitOptions.hwOverrides = args.hwOverrides;
   FailureOr<std::unique_ptr<JitFunction>> unplanned =
       JitFunction::compile(*program, name, jitOptions);
   if (failed(unplanned))
@@ -202,12 +206,17 @@ int run(const RunArgs &args) {
     for (const std::string &error : measured->integrityErrors)
       std::cout << "integrity: " << error << "\n";
 
+  // With modelled compute times scaled, the simulated times scale too.
+  double timeScale = args.computeScale > 0 ? args.computeScale : 1.0;
+  std::string simulatedHeader =
+      args.computeScale > 0 ? fmt::format("simulated x {}", args.computeScale)
+                            : std::string("simulated");
   Table table({{""},
-               {"simulated", Table::Align::Right},
+               {simulatedHeader, Table::Align::Right},
                {"measured", Table::Align::Right}});
-  table.addRow({"step time", formatSeconds(predicted->stepTime),
+  table.addRow({"step time", formatSeconds(predicted->stepTime * timeScale),
                 formatSeconds(measured->plannedSeconds)});
-  table.addRow({"stall time", formatSeconds(predicted->stallTime),
+  table.addRow({"stall time", formatSeconds(predicted->stallTime * timeScale),
                 formatSeconds(measured->stallSeconds)});
   for (const auto &[queue, stats] : measured->queues) {
     const LinkTraffic &traffic = predicted->getTraffic(
@@ -260,6 +269,14 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
   command->add_flag("--lazy-copies", args->lazyCopies,
                     "Start each copy only when a wait needs it: the slowest "
                     "links a plan must tolerate");
+  command
+      ->add_option("--compute-scale", args->computeScale,
+                   "Abstract ho.compute: each kernel takes at least this many "
+                   "times its modelled time on --hw (0: its loops' time); "
+                   "with --link-scale 1/S the run is the modelled step "
+                   "slowed S times, and the simulated column is scaled so")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   command
       ->add_option("--opt-level", args->optLevel,
                    "LLVM optimization level of the compiled code; 1 compiles "

@@ -64,6 +64,12 @@ public:
     std::function<void(ModuleOp)> editLowered;
     /// LLVM's optimization level for the compiled code (0 to 3).
     unsigned optLevel = 3;
+    /// Abstract compute: each synthetic kernel takes at least this many
+    /// times its modelled time on `hw` (0: the time of its loops), as
+    /// ho-synthesize-kernels{time-scale} does.
+    double computeTimeScale = 0;
+    std::string hw;
+    std::vector<std::string> hwOverrides;
   };
 
   /// Lowers `function` of `module` (which it changes) and compiles it.

@@ -276,11 +276,23 @@ def SynthesizeKernels : Pass<"ho-synthesize-kernels", "::mlir::ModuleOp"> {
     results must be tensors of static shape with integer, index or float
     elements.
 
-    The kernels take the time of their loops on this machine, not the op's
-    modelled time.
+    With `time-scale` S > 0, each kernel also takes at least S times the
+    op's modelled time on `hw` (the roofline of its FLOPs and bytes, as the
+    simulator prices it): it reads `ho_clock_ns()` before and calls
+    `ho_wait_until_ns(start + S x modelled)` after, so that a run with the
+    links emulated at 1/S of their bandwidth is the modelled step slowed S
+    times, and its measured step and stall times can be set against the
+    simulator's. Without it (the default) a kernel takes the time of its
+    loops on this machine.
   }];
+  let options = !listconcat(TargetOptions, [
+    Option<"timeScale", "time-scale", "double", /*default=*/"0",
+           "Make each kernel take at least this many times its modelled "
+           "time on hw (0: its loops' time)">
+  ]);
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect"
   ];

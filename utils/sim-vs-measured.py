@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Runs plans for real and sets their measured step and stall times against
+the simulator's; prints a markdown table.
+
+Each graph is the tiny LLaMA (a decode step, and a one-layer training step)
+planned at budgets that force transfers, then run by `hyperoffload run`
+with every synthetic kernel taking at least S times its modelled time
+(--compute-scale S) and every link emulated at 1/S of its bandwidth
+(--link-scale 1/S): the modelled step slowed S times, with real threads,
+real copies and real waits. The simulated column is the simulator's
+prediction for the same plan, times S. What this checks is the simulator's
+account of overlap, stalls and link queues; compute time itself is padded
+to the model, so it is not evidence for the roofline.
+
+Wall-clock figures vary from run to run and machine to machine: this is a
+benchmark, not a test.
+
+  utils/sim-vs-measured.py [BUILD_DIR] [--scale S] [--repeat N]
+"""
+
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+GRAPHS = [
+    ("decode", ["--mode", "decode", "--seq", "64"], ["2MB", "1MB", "700KB"]),
+    ("train", ["--mode", "train", "--seq", "16", "--layers", "1"],
+     ["12MB", "6MB", "4MB"]),
+]
+UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+
+def seconds(text):
+    value, unit = text.split()
+    return float(value) * UNITS[unit]
+
+
+def run(tool, graph, budget, scale, repeat):
+    output = subprocess.run(
+        [tool, "run", graph, "--budget", budget, "--opt-level", "1",
+         "--compute-scale", str(scale), "--link-scale", str(1 / scale),
+         "--repeat", str(repeat)],
+        capture_output=True, text=True)
+    if output.returncode != 0:
+        raise SystemExit(f"{graph} at {budget}:\n{output.stdout}{output.stderr}")
+    times = {}
+    for name in ("step time", "stall time"):
+        match = re.search(rf"^{name}\s+(\S+ \S+)\s+(\S+ \S+)$", output.stdout,
+                          re.MULTILINE)
+        times[name] = (seconds(match.group(1)), seconds(match.group(2)))
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default="build", type=pathlib.Path)
+    parser.add_argument("--scale", type=float, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    tool = args.build / "bin" / "hyperoffload"
+    print(f"| graph | budget | simulated step x {args.scale:g} | measured | "
+          "ratio | simulated stall | measured stall |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as directory:
+        for name, flags, budgets in GRAPHS:
+            graph = f"{directory}/{name}.mlir"
+            subprocess.run([tool, "model", "emit", "llama3-tiny", *flags,
+                            "-o", graph], check=True)
+            for budget in budgets:
+                times = run(tool, graph, budget, args.scale, args.repeat)
+                step, stall = times["step time"], times["stall time"]
+                print(f"| llama3-tiny {name} | {budget} | "
+                      f"{step[0] * 1e3:.1f} ms | {step[1] * 1e3:.1f} ms | "
+                      f"{step[1] / step[0]:.3f} | {stall[0] * 1e3:.2f} ms | "
+                      f"{stall[1] * 1e3:.2f} ms |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

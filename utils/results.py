@@ -757,6 +757,17 @@ bandwidth and compute 1.25x as fast (less compute to hide copies behind).
 
 {slower_hardware}
 
+These are simulated. Plans have also been run for real on this machine's
+CPUs (`hyperoffload run`, docs/Runtime.md): the tiny LLaMA's decode and
+training steps, at budgets that force transfers both ways, give results
+bit-identical to the unplanned program at the planned bandwidth and at half
+of it (the decode step also with every copy started only when a wait needs
+it), and with kernels
+padded to their modelled time their measured step times are set against
+the simulator's in docs/Runtime.md ("Simulated against measured",
+`utils/sim-vs-measured.py`). Wall-clock figures vary by machine, so they
+are not part of this document's checked numbers.
+
 ## The bandwidth curve
 
 `hyperoffload sweep --vary links.bandwidth_gbps=...` on `ascend910c-host`:

@@ -37,7 +37,10 @@ static constexpr double kMaxGiB = 536870912.0;
 /// units: far wider than any hardware, narrow enough that a step's
 /// simulated time stays within what a double resolves to the nanosecond
 /// and no transfer takes longer than a run.
-static constexpr double kMinRate = 1e-3;          // 1 MB/s, 1 GFLOP/s
+static constexpr double kMinRate = 1e-3; // 1 MB/s, 1 GFLOP/s
+// A peak may be lower: a machine calibrated as `hyperoffload run` uses it
+// (scalar loops, software bf16) computes at a fraction of a GFLOP/s.
+static constexpr double kMinPeak = 1e-6;          // 1 MFLOP/s
 static constexpr double kMaxRate = 1e6;           // 1 PB/s, 1 EFLOP/s
 static constexpr double kMaxDelayUs = 1e6;        // 1 s
 static constexpr double kMaxGranularity = 0x1p40; // 1 TiB
@@ -166,6 +169,11 @@ struct NumberSpec {
 /// A rate: a bandwidth in GB/s or a peak in TFLOP/s.
 NumberSpec rate(std::optional<double> defaultValue, double scale) {
   return {Rule::Positive, defaultValue, scale, kMaxRate, kMinRate};
+}
+
+/// A peak in TFLOP/s.
+NumberSpec peak(std::optional<double> defaultValue) {
+  return {Rule::Positive, defaultValue, kTera, kMaxRate, kMinPeak};
 }
 
 /// A delay in microseconds.
@@ -367,17 +375,16 @@ private:
     json::Path peakPath = path.field("peak_tflops");
     const json::Object *peaks =
         readObject(*object, "peak_tflops", path, kPeakFields, false);
-    if (!peaks || !readNumber(*peaks, "bf16", peakPath,
-                              rate(std::nullopt, kTera), device.peakFlopsBF16))
+    if (!peaks || !readNumber(*peaks, "bf16", peakPath, peak(std::nullopt),
+                              device.peakFlopsBF16))
       return false;
     // Without a figure, f32 runs at half the bf16 rate and 8-bit types gain
     // nothing over bf16.
     double bf16 = device.peakFlopsBF16 / kTera;
     double granularity = 0;
-    if (!readNumber(*peaks, "f32", peakPath, rate(bf16 / 2, kTera),
+    if (!readNumber(*peaks, "f32", peakPath, peak(bf16 / 2),
                     device.peakFlopsF32) ||
-        !readNumber(*peaks, "fp8", peakPath, rate(bf16, kTera),
-                    device.peakFlopsFP8) ||
+        !readNumber(*peaks, "fp8", peakPath, peak(bf16), device.peakFlopsFP8) ||
         !readCapacity(*object, "hbm_capacity_gib", path, device.hbmCapacity) ||
         !readNumber(*object, "hbm_bandwidth_gbps", path,
                     rate(std::nullopt, kGiga), device.hbmBandwidth) ||

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CalibrateCommand.h"
 #include "CompareCommand.h"
 #include "ModelCommand.h"
 #include "RunCommand.h"
@@ -31,6 +32,7 @@ int main(int argc, char **argv) {
   mlir::ho::cli::addCompareCommand(app, action);
   mlir::ho::cli::addSweepCommand(app, action);
   mlir::ho::cli::addRunCommand(app, action);
+  mlir::ho::cli::addCalibrateCommand(app, action);
 
   try {
     app.parse(argc, argv);

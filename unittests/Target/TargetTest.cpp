@@ -352,7 +352,7 @@ TEST(TargetFormat, FiguresOutsideTheSimulatedRange) {
             "the limit is 1000000");
   EXPECT_EQ(errorWith(R"("bf16": 100)", R"("bf16": 1e-9)"),
             "hw.json: device.peak_tflops.bf16: number too small, got 1e-09; "
-            "the least is 0.001");
+            "the least is 1e-06");
   EXPECT_EQ(
       errorWith("16,",
                 R"(16, "allocation_granularity_bytes": 4611686018427387904,)"),

@@ -1,0 +1,214 @@
+//===- Calibration.cpp - This machine measured as a hardware model --------===//
+//
+// Each figure is the median of several timed runs after one untimed one:
+//   - peak FLOP/s per element type: a square linalg.matmul compiled by
+//     JitFunction as `hyperoffload run` compiles programs, 2 n^3 FLOPs per
+//     call (fp8 takes the bf16 figure: the lowering has no faster path);
+//   - memory bandwidth: a large memcpy, counted as its reads plus writes,
+//     as the cost model counts an op's bytes;
+//   - launch overhead: a call of a compiled function that does almost
+//     nothing;
+//   - each link: the threaded runtime's prefetch and offload of a large
+//     copy (bandwidth) and of a small one (what it takes beyond its bytes
+//     is the latency), on one queue per direction as the runtime has.
+// Contention between copies and compute is not measured (0).
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Execution/Calibration.h"
+
+#include "hyperoffload/Execution/JitFunction.h"
+#include "hyperoffload/Execution/PlanExecution.h"
+#include "hyperoffload/Runtime/ThreadedRuntime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::ho;
+
+using Clock = std::chrono::steady_clock;
+
+/// The median seconds of `repetitions` calls of `work`, after one untimed.
+static double medianSeconds(unsigned repetitions,
+                            const std::function<void()> &work) {
+  work();
+  std::vector<double> seconds;
+  for (unsigned i = 0; i < std::max(1u, repetitions); ++i) {
+    Clock::time_point start = Clock::now();
+    work();
+    seconds.push_back(
+        std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2,
+                   seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+/// A compiled function of `source` and inputs for it.
+struct CompiledKernel {
+  std::unique_ptr<JitFunction> function;
+  std::vector<std::vector<int8_t>> inputs;
+};
+
+static llvm::Expected<CompiledKernel> compileKernel(MLIRContext &context,
+                                                    llvm::StringRef source) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  if (!module)
+    return llvm::createStringError("calibration: a kernel does not parse");
+  FailureOr<std::unique_ptr<JitFunction>> function =
+      JitFunction::compile(*module, "kernel", JitFunction::Options());
+  if (failed(function))
+    return llvm::createStringError("calibration: a kernel does not compile");
+  CompiledKernel kernel;
+  kernel.inputs = makeInputs((*function)->getArguments(), /*seed=*/1);
+  kernel.function = std::move(*function);
+  return kernel;
+}
+
+/// Seconds of one call of `kernel`.
+static llvm::Expected<double> timeKernel(const CompiledKernel &kernel,
+                                         unsigned repetitions) {
+  llvm::Error error = llvm::Error::success();
+  double seconds = medianSeconds(repetitions, [&] {
+    auto outputs = kernel.function->run(kernel.inputs, /*runtime=*/nullptr);
+    if (!outputs)
+      error = llvm::joinErrors(std::move(error), outputs.takeError());
+  });
+  if (error)
+    return std::move(error);
+  return seconds;
+}
+
+static llvm::Expected<double> measureMatmulFlops(MLIRContext &context,
+                                                 llvm::StringRef element,
+                                                 int64_t n,
+                                                 unsigned repetitions) {
+  std::string type = llvm::formatv("tensor<{0}x{0}x{1}>", n, element).str();
+  std::string source = llvm::formatv(R"mlir(
+func.func @kernel(%a: {0}, %b: {0}) -> {0} {
+  %zero = arith.constant 0.0 : {1}
+  %empty = tensor.empty() : {0}
+  %init = linalg.fill ins(%zero : {1}) outs(%empty : {0}) -> {0}
+  %c = linalg.matmul ins(%a, %b : {0}, {0}) outs(%init : {0}) -> {0}
+  return %c : {0}
+}
+)mlir",
+                                     type, element)
+                           .str();
+  llvm::Expected<CompiledKernel> kernel = compileKernel(context, source);
+  if (!kernel)
+    return kernel.takeError();
+  llvm::Expected<double> seconds = timeKernel(*kernel, repetitions);
+  if (!seconds)
+    return seconds.takeError();
+  return 2.0 * double(n) * double(n) * double(n) / *seconds;
+}
+
+static llvm::Expected<double> measureLaunchOverhead(MLIRContext &context,
+                                                    unsigned repetitions) {
+  llvm::Expected<CompiledKernel> kernel = compileKernel(context, R"mlir(
+func.func @kernel(%a: tensor<1xf32>) -> tensor<1xf32> {
+  %b = arith.addf %a, %a : tensor<1xf32>
+  return %b : tensor<1xf32>
+}
+)mlir");
+  if (!kernel)
+    return kernel.takeError();
+  return timeKernel(*kernel, repetitions);
+}
+
+static double measureMemoryBandwidth(int64_t bytes, unsigned repetitions) {
+  std::vector<int8_t> from(bytes, 1), to(bytes, 0);
+  double seconds = medianSeconds(
+      repetitions, [&] { std::memcpy(to.data(), from.data(), bytes); });
+  return 2.0 * double(bytes) / seconds;
+}
+
+namespace {
+/// What the runtime's copies of one size take, each way.
+struct CopyTimes {
+  double toDevice = 0;
+  double fromDevice = 0;
+};
+} // namespace
+
+static CopyTimes timeRuntimeCopies(int64_t bytes, unsigned repetitions) {
+  ThreadedRuntime::Options options;
+  options.arenaBytes = bytes;
+  options.checkIntegrity = false;
+  ThreadedRuntime runtime(options);
+  std::vector<int8_t> data(bytes, 1);
+  ho_remote_t source = runtime.createCopy(/*tier=*/0, data);
+  CopyTimes times;
+  times.toDevice = medianSeconds(repetitions, [&] {
+    runtime.eventWait(
+        runtime.prefetchStart(/*tier=*/0, /*queue=*/0, source, 0, bytes));
+  });
+  times.fromDevice = medianSeconds(repetitions, [&] {
+    runtime.offloadWait(
+        runtime.offloadStart(/*tier=*/0, /*queue=*/1, 0, bytes));
+  });
+  runtime.synchronize();
+  return times;
+}
+
+llvm::Expected<Target> ho::calibrate(MLIRContext &context,
+                                     const CalibrationOptions &options) {
+  Target target = options.base;
+  target.name = "calibrated";
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  target.description =
+      llvm::formatv("this machine ({0} cores), measured by `hyperoffload "
+                    "calibrate` from {1}",
+                    cores, options.base.name)
+          .str();
+  unsigned repetitions = options.repetitions;
+  DeviceModel &device = target.device;
+
+  llvm::Expected<double> f32 =
+      measureMatmulFlops(context, "f32", options.matmulSize, repetitions);
+  if (!f32)
+    return f32.takeError();
+  llvm::Expected<double> bf16 =
+      measureMatmulFlops(context, "bf16", options.matmulSize, repetitions);
+  if (!bf16)
+    return bf16.takeError();
+  llvm::Expected<double> launch = measureLaunchOverhead(context, repetitions);
+  if (!launch)
+    return launch.takeError();
+  device.peakFlopsF32 = *f32;
+  device.peakFlopsBF16 = *bf16;
+  device.peakFlopsFP8 = *bf16;
+  device.launchOverhead = *launch;
+  device.hbmBandwidth =
+      measureMemoryBandwidth(options.largeCopyBytes, repetitions);
+  device.hbmCapacity =
+      int64_t(sysconf(_SC_PHYS_PAGES)) * int64_t(sysconf(_SC_PAGESIZE));
+
+  CopyTimes large = timeRuntimeCopies(options.largeCopyBytes, repetitions);
+  CopyTimes small = timeRuntimeCopies(options.smallCopyBytes, repetitions);
+  double toDevice = double(options.largeCopyBytes) / large.toDevice;
+  double fromDevice = double(options.largeCopyBytes) / large.fromDevice;
+  double latency = std::max(
+      0.0, std::min(small.toDevice - options.smallCopyBytes / toDevice,
+                    small.fromDevice - options.smallCopyBytes / fromDevice));
+  for (std::optional<LinkModel> &link : target.links) {
+    if (!link)
+      continue;
+    link->bandwidthToDevice = toDevice;
+    link->bandwidthFromDevice = fromDevice;
+    link->latency = latency;
+    link->queuesPerDirection = 1;
+    link->hbmContention = 0;
+  }
+  return target;
+}

@@ -105,9 +105,11 @@ static LogicalResult checkRunnable(func::FuncOp function) {
   return failure(walk.wasInterrupted());
 }
 
-/// Removes the `ho.*` attributes of `function`'s arguments and results,
-/// which mean nothing once it is lowered (LLVM's translation warns of
-/// each).
+/// Removes the `ho.*` attributes of `function`'s arguments, results and
+/// ops, which mean nothing once the plan is lowered and placed: LLVM's
+/// translation warns of each argument's, and an op's `ho.offsets` (one
+/// entry per result) no longer verifies once bufferization leaves the op
+/// without results.
 static void stripPlanAttributes(func::FuncOp function) {
   auto others = [](DictionaryAttr attrs) {
     SmallVector<NamedAttribute> kept;
@@ -121,6 +123,11 @@ static void stripPlanAttributes(func::FuncOp function) {
     function.setArgAttrs(i, others(function.getArgAttrDict(i)));
   for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
     function.setResultAttrs(i, others(function.getResultAttrDict(i)));
+  function.getFunctionBody().walk([&](Operation *op) {
+    for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+      if (attr.getName().strref().starts_with("ho."))
+        op->removeDiscardableAttr(attr.getName());
+  });
 }
 
 /// Makes the arena the function's last argument, in place of the result of

@@ -67,6 +67,8 @@ private:
   Value mix(OpBuilder &b, Value x);
   FailureOr<Value> checksum(Value operand);
   FailureOr<Value> fill(OpResult result, Value seed);
+  /// The error for a value of `type` no kernel can read or write.
+  InFlightDiagnostic emitUnsupported(StringRef access, Type type);
 
   ComputeOp op;
   OpBuilder builder;
@@ -142,14 +144,26 @@ static Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
   return arith::BitcastOp::create(b, loc, type, narrow);
 }
 
+/// `type` if a synthetic kernel can read and write it, else null.
+static RankedTensorType getRunnableTensorType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() ||
+      !isSupportedElement(tensor.getElementType()))
+    return nullptr;
+  return tensor;
+}
+
+InFlightDiagnostic KernelBuilder::emitUnsupported(StringRef access, Type type) {
+  return op.emitError() << "cannot synthesize a kernel " << access << " "
+                        << type
+                        << "; only tensors of static shape and integer or "
+                           "float elements can run";
+}
+
 FailureOr<Value> KernelBuilder::checksum(Value operand) {
-  auto type = dyn_cast<RankedTensorType>(operand.getType());
-  if (!type || !type.hasStaticShape() ||
-      !isSupportedElement(type.getElementType()))
-    return op.emitError() << "cannot synthesize a kernel reading "
-                          << operand.getType()
-                          << "; only tensors of static shape and integer or "
-                             "float elements can run";
+  RankedTensorType type = getRunnableTensorType(operand.getType());
+  if (!type)
+    return emitUnsupported("reading", operand.getType());
   MLIRContext *context = op.getContext();
   auto scalar = RankedTensorType::get({}, builder.getI64Type());
   Value empty = tensor::EmptyOp::create(builder, loc, scalar, ValueRange{});
@@ -180,13 +194,9 @@ FailureOr<Value> KernelBuilder::checksum(Value operand) {
 }
 
 FailureOr<Value> KernelBuilder::fill(OpResult result, Value seed) {
-  auto type = dyn_cast<RankedTensorType>(result.getType());
-  if (!type || !type.hasStaticShape() ||
-      !isSupportedElement(type.getElementType()))
-    return op.emitError() << "cannot synthesize a kernel writing "
-                          << result.getType()
-                          << "; only tensors of static shape and integer or "
-                             "float elements can run";
+  RankedTensorType type = getRunnableTensorType(result.getType());
+  if (!type)
+    return emitUnsupported("writing", result.getType());
   // A tied result updates its operand's buffer in place.
   OpOperand *tied = op.getTiedOperand(result);
   Value init = tied ? tied->get()

@@ -2,6 +2,7 @@
 
 #include "PlanWriter.h"
 
+#include "hyperoffload/Analysis/InPlaceWrites.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
@@ -255,6 +256,15 @@ Value PlanWriter::materializeSlice(Value value) {
 Value PlanWriter::writeTransfers(const PlannedGap &gap,
                                  const BufferInfo &buffer, Value value) {
   Location loc = opAt(gap.nextUse)->getLoc();
+  // Undefined contents (a tensor.empty that a later op fills) need no copy:
+  // the next use gets a fresh tensor of the type, in the same space.
+  if (auto type = dyn_cast<RankedTensorType>(value.getType());
+      type && type.hasStaticShape() && !gap.returnsRemote &&
+      isUndefinedValue(value)) {
+    builder.setInsertionPoint(opAt(gap.nextUse));
+    return tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                   type.getElementType());
+  }
   // The data to fetch: a fresh store of the device value, or the copy the
   // tier already holds (a remote argument nothing has written since).
   Value source = buffer.root;

@@ -1,7 +1,6 @@
-// One tensor.empty as the init of two fills (what CSE makes of two). Below
-// about 260 KB the plan stores the empty buffer for the second fill and
-// lets the first fill write that buffer in place while the store is still
-// in flight (see run-shared-empty.test).
+// One tensor.empty as the init of two fills (what CSE makes of two); below
+// about 260 KB it cannot stay on the device between them
+// (run-shared-empty.test).
 func.func @f(%x: tensor<128x128xf32>, %w1: tensor<128x128xf32>, %w2: tensor<128x128xf32>) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<128x128xf32>

@@ -113,6 +113,42 @@ SmallVector<StaleRead> ho::findStaleReads(Block &body,
   return reads;
 }
 
+SmallVector<WriteUnderStore>
+ho::findWritesUnderStore(Block &body, const BufferLiveness &liveness) {
+  // Per buffer, the stores of it issued and not yet waited for, in issue
+  // order; and the store behind each remote value.
+  DenseMap<BufferId, SmallVector<Operation *, 1>> storesInFlight;
+  DenseMap<Value, std::pair<BufferId, Operation *>> storeOfRemote;
+  SmallVector<WriteUnderStore> writes;
+  for (Operation &op : body) {
+    if (isa<OffloadOp, OffloadSliceOp>(op)) {
+      if (const BufferInfo *buffer = liveness.lookup(op.getOperand(0))) {
+        storesInFlight[buffer->id].push_back(&op);
+        storeOfRemote[op.getResult(0)] = {buffer->id, &op};
+      }
+      continue;
+    }
+    if (auto wait = dyn_cast<WaitOffloadOp>(op)) {
+      auto it = storeOfRemote.find(wait.getRemote());
+      if (it != storeOfRemote.end())
+        llvm::erase(storesInFlight[it->second.first], it->second.second);
+      continue;
+    }
+    for (OpResult result : op.getResults()) {
+      Value target = getOverwrittenOperand(result, liveness);
+      const BufferInfo *buffer = target ? liveness.lookup(target) : nullptr;
+      if (!buffer)
+        continue;
+      auto it = storesInFlight.find(buffer->id);
+      if (it != storesInFlight.end() && !it->second.empty()) {
+        writes.push_back({&op, it->second.front()});
+        break;
+      }
+    }
+  }
+  return writes;
+}
+
 SmallVector<UnawaitedPrefetch> ho::findUnawaitedPrefetches(Block &body) {
   Operation *terminator = body.empty() ? nullptr : &body.back();
   auto isReturned = [&](Operation *user) {

@@ -174,9 +174,13 @@ collectSlots(func::FuncOp function, TypeRange types, bool arguments) {
              << " has type " << type
              << "; only tensors of static shape can be passed";
     slot.bytes = *bytes;
+    if (arguments && slot.kind == ValueSlot::Kind::Remote)
+      if (auto original = function.getArgAttrOfType<IntegerAttr>(
+              index, kTierCopyOfAttrName))
+        slot.copyOf = original.getInt();
     if (arguments && slot.kind == ValueSlot::Kind::Buffer)
-      if (auto offset =
-              function.getArgAttrOfType<IntegerAttr>(index, "ho.offset")) {
+      if (auto offset = function.getArgAttrOfType<IntegerAttr>(
+              index, kArgOffsetAttrName)) {
         slot.kind = ValueSlot::Kind::Arena;
         slot.offset = offset.getInt();
       }

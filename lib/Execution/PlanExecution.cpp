@@ -104,12 +104,25 @@ llvm::Expected<ExecutionComparison>
 mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
                                const JitFunction &planned,
                                const ExecutionOptions &options) {
-  if (unplanned.getArguments().size() != planned.getArguments().size() ||
-      unplanned.getResults().size() != planned.getResults().size())
+  // The plan takes the program's arguments, then tier copies of some.
+  ArrayRef<ValueSlot> plannedArguments = planned.getArguments();
+  size_t count = unplanned.getArguments().size();
+  bool matches = plannedArguments.size() >= count &&
+                 unplanned.getResults().size() == planned.getResults().size();
+  for (size_t index = 0; matches && index < plannedArguments.size(); ++index) {
+    int64_t copyOf = plannedArguments[index].copyOf;
+    matches = index < count
+                  ? copyOf < 0
+                  : copyOf >= 0 && copyOf < static_cast<int64_t>(count);
+  }
+  if (!matches)
     return llvm::createStringError(
         "the planned function's signature does not match the program's");
   std::vector<std::vector<int8_t>> inputs =
       makeInputs(unplanned.getArguments(), options.seed);
+  std::vector<std::vector<int8_t>> plannedInputs = inputs;
+  for (const ValueSlot &slot : plannedArguments.drop_front(count))
+    plannedInputs.push_back(inputs[slot.copyOf]);
 
   ExecutionComparison comparison;
   comparison.arenaBytes = planned.getArenaBytes();
@@ -134,7 +147,7 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
     runtimeOptions.arenaBytes = planned.getArenaBytes();
     ThreadedRuntime runtime(runtimeOptions);
     Clock::time_point start = Clock::now();
-    auto outputs = planned.run(inputs, &runtime);
+    auto outputs = planned.run(plannedInputs, &runtime);
     double seconds =
         std::chrono::duration<double>(Clock::now() - start).count();
     if (!outputs)

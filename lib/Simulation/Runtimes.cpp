@@ -96,7 +96,11 @@ void TimelineSimulator::evict(BufferId id) {
   const BufferInfo &buffer = liveness.getBuffer(id);
   BufferState &bufferState = state[id];
   // A buffer whose tier copy is current is dropped without a copy.
-  if (!bufferState.hasTierCopy)
+  bool copy = !bufferState.hasTierCopy;
+  result.runtimeMoves.push_back(
+      {copy ? RuntimeMove::Kind::Evict : RuntimeMove::Kind::Drop, currentOp,
+       id});
+  if (copy)
     blockingTransfer(Direction::FromDevice, buffer.size,
                      "evict " + describeValue(buffer.root));
   bufferState.hasTierCopy = true;
@@ -145,6 +149,8 @@ LogicalResult TimelineSimulator::runReactive() {
     if (allocator->canAllocate(liveness.getBuffer(id).size)) {
       if (failed(allocate(id)))
         return failure();
+      result.runtimeMoves.push_back(
+          {RuntimeMove::Kind::StartResident, nullptr, id});
     }
   }
 
@@ -165,6 +171,7 @@ LogicalResult TimelineSimulator::runReactive() {
       makeRoom(buffer->size, pinned);
       if (failed(allocate(buffer->id)))
         return failure();
+      result.runtimeMoves.push_back({RuntimeMove::Kind::Fetch, op, buffer->id});
       blockingTransfer(Direction::ToDevice, buffer->size,
                        "fetch " + describeValue(buffer->root));
       state[buffer->id].hasTierCopy = true;

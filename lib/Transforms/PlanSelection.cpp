@@ -237,6 +237,7 @@ bool PlanSelector::write(func::FuncOp function, const Target &target,
     fits = policy == OffloadPolicy::HyperOffload &&
            waitForStoresAtOverflows(function, target, budget);
   }
+  separateWritesFromStores(function);
   return fits;
 }
 

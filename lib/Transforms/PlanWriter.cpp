@@ -3,6 +3,7 @@
 #include "PlanWriter.h"
 
 #include "hyperoffload/Analysis/InPlaceWrites.h"
+#include "hyperoffload/Analysis/ScheduleChecks.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
@@ -333,6 +334,32 @@ void PlanWriter::storeRemoteResults() {
       builder.setInsertionPointToStart(&function.getBody().front());
     operand.set(
         OffloadOp::create(builder, value.getLoc(), value, tier->second));
+  }
+}
+
+void ho::separateWritesFromStores(func::FuncOp function) {
+  Block &body = function.getBody().front();
+  OpBuilder builder(function.getContext());
+  // Grouping values into buffers does not depend on the granularity.
+  BufferLiveness written(body);
+  for (const WriteUnderStore &write : findWritesUnderStore(body, written)) {
+    Operation *op = write.writer;
+    const BufferInfo *stored = written.lookup(write.store->getOperand(0));
+    bool separated = false;
+    for (OpOperand &use : op->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(use.get().getType());
+      if (readsOperand(use) || !type || !type.hasStaticShape() ||
+          written.lookup(use.get()) != stored)
+        continue;
+      builder.setInsertionPoint(op);
+      use.set(tensor::EmptyOp::create(builder, op->getLoc(), type.getShape(),
+                                      type.getElementType()));
+      separated = true;
+    }
+    if (separated || !isa<OffloadOp>(write.store))
+      continue;
+    builder.setInsertionPoint(op);
+    WaitOffloadOp::create(builder, op->getLoc(), write.store->getResult(0));
   }
 }
 

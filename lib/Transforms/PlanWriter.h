@@ -19,6 +19,12 @@
 namespace mlir {
 namespace ho {
 
+/// An op of `function` that overwrites in place a buffer whose store is
+/// still in flight would race the copy: one that does not read the bytes it
+/// overwrites (a destination it only writes) gets a fresh tensor.empty, any
+/// other waits for the store first.
+void separateWritesFromStores(func::FuncOp function);
+
 /// Writes one function's plan. Ops are addressed by their program point in
 /// the unplanned body, so that inserted transfers do not shift them.
 class PlanWriter {
@@ -36,6 +42,7 @@ public:
     storeRemoteResults();
     updateFunctionType();
     eraseDeadViews(plan);
+    separateWritesFromStores(function);
   }
 
 private:

@@ -72,6 +72,22 @@ LogicalResult ho::checkStaleReads(Block &body, const BufferLiveness &liveness) {
   return success(reads.empty());
 }
 
+LogicalResult ho::checkWritesUnderStore(Block &body,
+                                        const BufferLiveness &liveness) {
+  SmallVector<WriteUnderStore> writes = findWritesUnderStore(body, liveness);
+  for (const WriteUnderStore &write : writes) {
+    InFlightDiagnostic diag =
+        write.writer->emitError()
+        << "overwrites in place a buffer that an offload may still be "
+           "copying: the tier would get a mix of old and new bytes; add a "
+           "ho.wait_offload of the offload before this op, or give the "
+           "result a buffer of its own";
+    diag.attachNote(write.store->getLoc())
+        << "the offload is issued here and not waited for before the write";
+  }
+  return success(writes.empty());
+}
+
 LogicalResult ho::checkUnawaitedPrefetches(Block &body) {
   SmallVector<UnawaitedPrefetch> unawaited = findUnawaitedPrefetches(body);
   for (const UnawaitedPrefetch &prefetch : unawaited) {
@@ -121,6 +137,7 @@ LogicalResult ho::checkPlannable(FunctionOpInterface function,
   bool valid = succeeded(checkFuturesStayLocal(function));
   valid &= succeeded(checkSizedTensors(function, liveness));
   valid &= succeeded(checkStaleReads(body, liveness));
+  valid &= succeeded(checkWritesUnderStore(body, liveness));
   valid &= succeeded(checkUnawaitedPrefetches(body));
   return success(valid);
 }

@@ -1,7 +1,8 @@
 //===- VerifySchedule.cpp - Check every rule a correct schedule obeys -----===//
 //
-// The structural rules (no read after an in-place overwrite, every prefetch
-// awaited) come from ScheduleChecks; the timing rules from the simulator:
+// The structural rules (no read after an in-place overwrite, no overwrite
+// under an offload in flight, every prefetch awaited) come from
+// ScheduleChecks; the timing rules from the simulator:
 // one run with the ideal allocator for premature prefetches and the budget,
 // and, when the function carries a static plan, one with the static
 // allocator, which reports missing and overlapping offsets itself.
@@ -123,6 +124,7 @@ LogicalResult VerifySchedulePass::verifyFunction(FunctionOpInterface function,
   BufferLiveness liveness(body, target.device.allocationGranularity);
   // Rules 2 and 3.
   bool valid = succeeded(checkStaleReads(body, liveness));
+  valid &= succeeded(checkWritesUnderStore(body, liveness));
   valid &= succeeded(checkUnawaitedPrefetches(body));
   valid &= succeeded(checkFuturesStayLocal(function));
   valid &= succeeded(verifyBuffersInArena(function, liveness)); // rule 5 (a)

@@ -19,6 +19,7 @@
 #include "hyperoffload/Simulation/Simulator.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 #include "hyperoffload/Target/Target.h"
+#include "hyperoffload/Transforms/Passes.h"
 #include "hyperoffload/Transforms/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +50,7 @@ struct RunArgs {
   bool lazyCopies = false;
   unsigned optLevel = 3;
   double computeScale = 0;
+  bool reactive = false;
 };
 
 /// The function to run: the one named, or the only one with a body.
@@ -170,6 +172,36 @@ int run(const RunArgs &args) {
   if (failed(planned))
     return 1;
 
+  // The reactive runtime's moves, written as blocking transfers, run on the
+  // same runtime and links as the plan.
+  OwningOpRef<ModuleOp> replay;
+  FailureOr<SimulationResult> reactivePredicted = failure();
+  if (args.reactive) {
+    replay = program->clone();
+    PassManager replayPm(context.get());
+    ReplayReactiveOptions replayOptions;
+    replayOptions.hw = args.hw;
+    replayOptions.hwOverrides.assign(args.hwOverrides.begin(),
+                                     args.hwOverrides.end());
+    replayOptions.budget = args.budget;
+    replayPm.addPass(createReplayReactive(replayOptions));
+    AssignOffsetsOptions offsets;
+    offsets.hw = args.hw;
+    offsets.hwOverrides = replayOptions.hwOverrides;
+    replayPm.addPass(createAssignOffsets(offsets));
+    if (failed(replayPm.run(*replay)))
+      return 1;
+    SimulationOptions reactive;
+    reactive.mode = ExecutionMode::Reactive;
+    reactive.budget = *budget;
+    reactive.recordTimeline = false;
+    reactivePredicted =
+        simulate(program->lookupSymbol<func::FuncOp>(name).getBody().front(),
+                 *target, reactive);
+    if (failed(reactivePredicted))
+      return 1;
+  }
+
   ExecutionOptions options;
   options.seed = args.seed;
   options.repetitions = args.repetitions;
@@ -180,6 +212,18 @@ int run(const RunArgs &args) {
       compareWithUnplanned(**unplanned, **planned, options);
   if (!measured)
     return reportError(measured.takeError());
+  std::optional<ExecutionComparison> reactiveMeasured;
+  if (replay) {
+    FailureOr<std::unique_ptr<JitFunction>> replayed =
+        JitFunction::compile(*replay, name, jitOptions);
+    if (failed(replayed))
+      return 1;
+    llvm::Expected<ExecutionComparison> run =
+        compareWithUnplanned(**unplanned, **replayed, options);
+    if (!run)
+      return reportError(run.takeError());
+    reactiveMeasured = std::move(*run);
+  }
 
   std::cout << fmt::format("@{} on {} at a budget of {}: arena {}, seed {}\n",
                            name, target->name, formatBytes(*budget),
@@ -227,9 +271,39 @@ int run(const RunArgs &args) {
   }
   table.addRow(
       {"unplanned step time", "", formatSeconds(measured->unplannedSeconds)});
+  bool clean = measured->isIdentical() && measured->integrityErrors.empty();
+  if (reactiveMeasured) {
+    table.addRow({"reactive step time",
+                  formatSeconds(reactivePredicted->stepTime * timeScale),
+                  formatSeconds(reactiveMeasured->plannedSeconds)});
+    table.addRow({"reactive stall time",
+                  formatSeconds(reactivePredicted->stallTime * timeScale),
+                  formatSeconds(reactiveMeasured->stallSeconds)});
+    table.addRow({"reactive / planned",
+                  fmt::format("{:.2f}x", reactivePredicted->stepTime /
+                                             predicted->stepTime),
+                  fmt::format("{:.2f}x", reactiveMeasured->plannedSeconds /
+                                             measured->plannedSeconds)});
+    clean &= reactiveMeasured->isIdentical() &&
+             reactiveMeasured->integrityErrors.empty();
+  }
   std::cout.flush();
   table.print(stdout);
-  bool clean = measured->isIdentical() && measured->integrityErrors.empty();
+  if (reactiveMeasured) {
+    size_t same = llvm::count_if(reactiveMeasured->results,
+                                 [](const ResultComparison &result) {
+                                   return result.differingBytes == 0;
+                                 });
+    std::cout << fmt::format(
+        "reactive (its moves replayed as blocking copies): {} of {} results "
+        "bit-identical, {}\n",
+        same, reactiveMeasured->results.size(),
+        reactiveMeasured->integrityErrors.empty()
+            ? "integrity clean"
+            : fmt::format("{} integrity reports, the first: {}",
+                          reactiveMeasured->integrityErrors.size(),
+                          reactiveMeasured->integrityErrors.front()));
+  }
   return clean ? 0 : 1;
 }
 } // namespace
@@ -277,6 +351,10 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
                    "slowed S times, and the simulated column is scaled so")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  command->add_flag("--reactive", args->reactive,
+                    "Also run the reactive runtime at the same budget: its "
+                    "moves (ho-replay-reactive) as blocking copies on the "
+                    "same runtime and links");
   command
       ->add_option("--opt-level", args->optLevel,
                    "LLVM optimization level of the compiled code; 1 compiles "

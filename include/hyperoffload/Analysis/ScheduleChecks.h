@@ -3,6 +3,8 @@
 // The rules of a correct schedule that follow from the IR alone, without
 // timing it:
 //   - no value is read after an op overwrote its buffer in place;
+//   - no buffer is overwritten in place while an offload of it may still be
+//     reading it;
 //   - every prefetch is awaited (or its future handed to the caller).
 // The rules that need a timeline (a prefetch issued after its offload has
 // completed, the memory budget, disjoint static offsets) are checked by the
@@ -42,6 +44,26 @@ struct StaleRead {
 /// op that overwrote the buffer after the value was defined. In block order.
 SmallVector<StaleRead> findStaleReads(Block &body,
                                       const BufferLiveness &liveness);
+
+/// An op that overwrites a buffer in place while an offload of the buffer
+/// may still be copying it: the tier would receive a mix of old and new
+/// bytes.
+struct WriteUnderStore {
+  /// The op of the body that overwrites the buffer.
+  Operation *writer;
+  /// The `ho.offload` or `ho.offload_slice` of the buffer issued before
+  /// `writer` with no `ho.wait_offload` of it in between.
+  Operation *store;
+};
+
+/// Finds every op of `body` that overwrites a buffer in place after an
+/// offload of that buffer and before the offload's `ho.wait_offload`
+/// (`liveness`, which must describe `body`, groups values into buffers).
+/// Compute waits for an offload only there, so without the wait the write
+/// races the copy however the timing falls. Each writer is reported once,
+/// with the earliest such store. In block order.
+SmallVector<WriteUnderStore>
+findWritesUnderStore(Block &body, const BufferLiveness &liveness);
 
 /// A prefetch of `body` whose future is neither awaited nor returned.
 struct UnawaitedPrefetch {

@@ -50,6 +50,9 @@ struct ValueSlot {
   int64_t bytes = 0;
   int64_t offset = 0;
   int32_t tier = 0;
+  /// A remote argument that is the caller's tier copy of an earlier one
+  /// (`ho.tier_copy_of`): its number; -1 otherwise. It takes the same bytes.
+  int64_t copyOf = -1;
 };
 
 class JitFunction {

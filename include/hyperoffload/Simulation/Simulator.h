@@ -146,6 +146,27 @@ struct TransferRecord {
   double endTime;
 };
 
+/// One move of the reactive runtime: what it did with a buffer before an op
+/// ran (or, for `StartResident`, at entry).
+struct RuntimeMove {
+  enum class Kind {
+    /// An argument placed on the device at entry.
+    StartResident,
+    /// A blocking copy of a buffer back to the device.
+    Fetch,
+    /// A blocking copy out to the tier, then the buffer released.
+    Evict,
+    /// The buffer released without a copy: its tier copy is current.
+    Drop,
+  };
+  Kind kind;
+  /// The op about to run; null at entry.
+  Operation *before;
+  /// In a BufferLiveness of the simulated block at the target's allocation
+  /// granularity.
+  unsigned buffer;
+};
+
 struct SimulationResult {
   /// From the first op to the end of the last op or transfer, in seconds.
   double stepTime = 0;
@@ -168,6 +189,8 @@ struct SimulationResult {
   /// connector's stores and loads.
   unsigned evictions = 0;
   unsigned fetches = 0;
+  /// Reactive mode: every move of the runtime, in the order it made them.
+  std::vector<RuntimeMove> runtimeMoves;
 
   int64_t budget = 0;
   /// Peak bytes of live buffers.

@@ -542,6 +542,51 @@ def RefineOrder : Pass<"ho-refine-order", "::mlir::ModuleOp"> {
   ];
 }
 
+def ReplayReactive : Pass<"ho-replay-reactive", "::mlir::ModuleOp"> {
+  let summary = "Write the moves of the reactive runtime as blocking transfers";
+  let description = [{
+    Simulates every function on the reactive runtime (`--ho-report=
+    "mode=reactive"`, docs/CostModel.md) at `budget` and writes what that
+    runtime did as explicit transfers that compute waits for at once:
+
+    - an argument the runtime starts in the tier becomes `!ho.remote`;
+    - a fetch before an op becomes a `ho.prefetch` and its `ho.await`,
+      right before the op, and the op reads the fetched copy;
+    - an eviction becomes a `ho.offload` and its `ho.wait_offload`;
+    - a drop (a buffer whose tier copy is current) is no op: the device
+      value has no later use. An argument that starts on the device and is
+      fetched again after a drop gets a trailing `!ho.remote` argument with
+      `ho.tier_copy_of`, the copy of it that the caller keeps in the tier;
+    - a result left in the tier is returned there.
+
+    The result is a schedule like any plan's: `ho-assign-offsets`,
+    `ho-lower-to-runtime` and `hyperoffload run --reactive` take it, so the
+    reactive baseline runs for real, on the same runtime and links as the
+    plan. Every copy goes over the fastest link (an IR transfer names one
+    tier), where the simulated runtime may split a large copy over several
+    links: on a target with one link the replay moves exactly what the
+    simulated runtime moves.
+  }];
+  let options = !listconcat(TargetOptions, [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Device memory the runtime may use: bytes with a unit, a "
+           "fraction of the HBM capacity or a percentage">,
+    Option<"allocator", "allocator", "::mlir::ho::AllocatorKind",
+           /*default=*/"::mlir::ho::AllocatorKind::Caching",
+           "The runtime's allocator",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::ho::AllocatorKind::Caching, "caching",
+                        "PyTorch's caching allocator, as it ships"),
+             clEnumValN(::mlir::ho::AllocatorKind::Expandable, "expandable",
+                        "the caching allocator with expandable segments"))}]>
+  ]);
+  let statistics = [
+    Statistic<"numFetches", "fetches", "Blocking fetches written">,
+    Statistic<"numEvictions", "evictions", "Evictions, with or without a copy">
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
   let summary = "Simulate every function and report step time, stalls and memory";
   let description = [{
@@ -619,7 +664,9 @@ def VerifySchedule : Pass<"ho-verify-schedule", "::mlir::ModuleOp"> {
     2. No value is read after an op overwrote its buffer in place (a
        `ho.compute` result in `tied_operands`, the init of a
        destination-style op). Reading a device value after offloading it is
-       fine: the offload only copies it.
+       fine: the offload only copies it; overwriting its buffer in place is
+       not, until a `ho.wait_offload` of that offload (compute waits for an
+       offload nowhere else, so the write would race the copy).
     3. Every prefetch is awaited. Returning its future hands it to the
        caller; passing it to any other op does not count.
     4. The live buffers fit in `budget` at every point, simulated as written

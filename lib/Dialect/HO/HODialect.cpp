@@ -78,11 +78,19 @@ LogicalResult HODialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                   unsigned argIndex,
                                                   NamedAttribute attribute) {
   StringRef name = attribute.getName().strref();
-  if (name != kArgOffsetAttrName)
-    return success();
   auto emitError = [&] {
     return op->emitError() << "argument #" << argIndex << ": ";
   };
+  if (name == kTierCopyOfAttrName) {
+    auto original = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!original || !original.getType().isInteger(64) ||
+        original.getInt() < 0 || original.getInt() >= argIndex)
+      return emitError() << "'" << name
+                         << "' must be the i64 number of an earlier argument";
+    return success();
+  }
+  if (name != kArgOffsetAttrName)
+    return success();
   auto offset = dyn_cast<IntegerAttr>(attribute.getValue());
   if (!offset || !offset.getType().isInteger(64))
     return emitError() << "'" << name << "' must be an i64";

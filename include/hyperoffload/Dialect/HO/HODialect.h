@@ -16,6 +16,10 @@ inline constexpr llvm::StringLiteral kRoleAttrName = "ho.role";
 /// On a function argument made from a constant: the value the caller
 /// passes.
 inline constexpr llvm::StringLiteral kConstantAttrName = "ho.constant";
+/// On a `!ho.remote` function argument: the number of an earlier argument
+/// whose value it holds, in a tier. A runtime without a plan keeps such a
+/// copy of what the caller passes on the device (ho-replay-reactive).
+inline constexpr llvm::StringLiteral kTierCopyOfAttrName = "ho.tier_copy_of";
 
 /// A static memory plan (see Analysis/MemoryPlan.h): on an op, the offset of
 /// each result's buffer in the arena, -1 for a result without a buffer of

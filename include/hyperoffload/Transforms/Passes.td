@@ -184,7 +184,9 @@ def CheckPlannable : Pass<"ho-check-plannable", "::mlir::ModuleOp"> {
     3. No value is read after an op overwrote its buffer in place (only
        tied `ho.compute` results can do that: a destination-style result
        that would gets a buffer of its own).
-    4. Every prefetch already in the input is awaited.
+    4. No buffer is overwritten in place between an offload already in the
+       input and its `ho.wait_offload`.
+    5. Every prefetch already in the input is awaited.
 
     Memref buffers (arguments, allocations, globals) are counted in the
     memory the function needs but never moved; a function that has them

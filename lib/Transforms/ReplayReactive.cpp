@@ -53,9 +53,10 @@ private:
 
   void placeArguments(ArrayRef<RuntimeMove> moves);
   LogicalResult apply(const RuntimeMove &move, Operation *before);
-  /// The device value that holds `value`'s bytes now: its fetched copy, a
-  /// view of it made again, or `value` itself.
-  Value getCurrent(Value value);
+  /// The device value that holds `value`'s bytes when `user` runs: its
+  /// fetched copy, a view of that made again right before `user`, or
+  /// `value` itself.
+  Value getCurrent(Value value, Operation *user);
   LogicalResult rewriteOperands(Operation *op);
   LogicalResult rewriteReturn(Operation *terminator);
   Value getTierCopyOfArgument(BlockArgument argument);
@@ -139,17 +140,18 @@ Value ReplayWriter::getTierCopyOfArgument(BlockArgument argument) {
   return copy;
 }
 
-Value ReplayWriter::getCurrent(Value value) {
+Value ReplayWriter::getCurrent(Value value, Operation *user) {
   if (Value current = replacement.lookup(value))
     return current;
   // A view of a buffer fetched again is made again, of the copy.
   Operation *view = value.getDefiningOp();
   if (!view || !isTensorViewOp(view) || view->getNumOperands() == 0)
     return value;
-  Value source = getCurrent(view->getOperand(0));
+  Value source = getCurrent(view->getOperand(0), user);
   if (source == view->getOperand(0))
     return value;
-  builder.setInsertionPointAfterValue(source);
+  // Before the user: the view's other operands dominate it there.
+  builder.setInsertionPoint(user);
   IRMapping mapping;
   mapping.map(view->getOperand(0), source);
   Operation *copy = builder.clone(*view, mapping);
@@ -169,7 +171,7 @@ LogicalResult ReplayWriter::apply(const RuntimeMove &move, Operation *before) {
     buffer.resident = false;
     return success();
   case RuntimeMove::Kind::Evict: {
-    Value value = getCurrent(buffer.latest);
+    Value value = getCurrent(buffer.latest, before);
     if (!isa<RankedTensorType>(value.getType()))
       return before->emitError()
              << "cannot replay the reactive run: it evicts a value of type "
@@ -206,7 +208,7 @@ LogicalResult ReplayWriter::apply(const RuntimeMove &move, Operation *before) {
 
 LogicalResult ReplayWriter::rewriteOperands(Operation *op) {
   for (OpOperand &operand : op->getOpOperands()) {
-    Value current = getCurrent(operand.get());
+    Value current = getCurrent(operand.get(), op);
     if (isa<RemoteType>(current.getType()))
       return op->emitError() << "cannot replay the reactive run: operand #"
                              << operand.getOperandNumber()
@@ -220,7 +222,7 @@ LogicalResult ReplayWriter::rewriteReturn(Operation *terminator) {
   for (OpOperand &operand : terminator->getOpOperands()) {
     const BufferInfo *buffer = liveness.lookup(operand.get());
     if (!buffer || state[buffer->id].resident) {
-      operand.set(getCurrent(operand.get()));
+      operand.set(getCurrent(operand.get(), terminator));
       continue;
     }
     // A result the runtime left in the tier is handed back there.

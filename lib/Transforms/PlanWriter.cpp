@@ -16,20 +16,23 @@
 using namespace mlir;
 using namespace mlir::ho;
 
+void ho::replaceUnreadUsesWithEmpty(Value value, const BufferLiveness &liveness,
+                                    OpBuilder &builder) {
+  auto type = cast<TensorType>(value.getType());
+  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
+    if (liveness.touchesBuffer(use))
+      continue;
+    builder.setInsertionPoint(use.getOwner());
+    use.set(tensor::EmptyOp::create(builder, use.getOwner()->getLoc(),
+                                    type.getShape(), type.getElementType()));
+  }
+}
+
 void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
   for (const RemoteArgument &remote : arguments) {
     BlockArgument arg = function.getArgument(remote.index);
     auto tensor = cast<TensorType>(arg.getType());
-    // An init the op never reads (a fill's out) needs a tensor of the type,
-    // not the argument's contents, which are now in the tier.
-    for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
-      if (liveness.touchesBuffer(use))
-        continue;
-      builder.setInsertionPoint(use.getOwner());
-      use.set(tensor::EmptyOp::create(builder, use.getOwner()->getLoc(),
-                                      tensor.getShape(),
-                                      tensor.getElementType()));
-    }
+    replaceUnreadUsesWithEmpty(arg, liveness, builder);
     arg.setType(RemoteType::get(tensor, remote.tier));
     remoteTier[liveness.lookup(arg)->id] = remote.tier;
   }

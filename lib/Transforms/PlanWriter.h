@@ -19,6 +19,12 @@
 namespace mlir {
 namespace ho {
 
+/// Gives every use of `value` that does not touch its buffer (an init the
+/// op never reads, such as a fill's) a tensor.empty of its type instead:
+/// what such a use needs once the value's contents move to a tier.
+void replaceUnreadUsesWithEmpty(Value value, const BufferLiveness &liveness,
+                                OpBuilder &builder);
+
 /// An op of `function` that overwrites in place a buffer whose store is
 /// still in flight would race the copy: one that does not read the bytes it
 /// overwrites (a destination it only writes) gets a fresh tensor.empty, any

@@ -13,6 +13,7 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
+#include "PlanWriter.h"
 #include "PlannableChecks.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
@@ -110,16 +111,9 @@ void ReplayWriter::placeArguments(ArrayRef<RuntimeMove> moves) {
       continue;
     // The runtime starts it in the tier, or drops it before it is read:
     // the caller passes its copy in the tier.
-    auto type = cast<TensorType>(argument.getType());
-    for (OpOperand &use : llvm::make_early_inc_range(argument.getUses())) {
-      // An init the op never reads needs a tensor of the type only.
-      if (liveness.touchesBuffer(use))
-        continue;
-      builder.setInsertionPoint(use.getOwner());
-      use.set(tensor::EmptyOp::create(builder, use.getOwner()->getLoc(),
-                                      type.getShape(), type.getElementType()));
-    }
-    argument.setType(RemoteType::get(type, tier));
+    replaceUnreadUsesWithEmpty(argument, liveness, builder);
+    argument.setType(
+        RemoteType::get(cast<TensorType>(argument.getType()), tier));
     state[buffer->id].remote = argument;
   }
 }

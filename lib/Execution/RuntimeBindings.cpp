@@ -7,9 +7,6 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <chrono>
-#include <thread>
-
 using namespace mlir::ho;
 
 namespace {
@@ -90,25 +87,6 @@ int64_t integrityCopyOwner(ho_remote_t copy) {
   return getRuntime("ho_integrity_copy_owner").getCopyOwner(copy);
 }
 
-/// The clock of synthetic kernels' modelled time, and the wait to its end:
-/// asleep for most of it, so that the copy threads get the cores as a
-/// device's copy engines would, then spinning for the last 100 us, which
-/// the scheduler's wake-up latency would overshoot.
-int64_t clockNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-void waitUntilNanoseconds(int64_t end) {
-  constexpr int64_t kSpinNanoseconds = 100000;
-  int64_t left = end - clockNanoseconds();
-  if (left > kSpinNanoseconds)
-    std::this_thread::sleep_for(
-        std::chrono::nanoseconds(left - kSpinNanoseconds));
-  while (clockNanoseconds() < end) {
-  }
-}
 } // namespace
 
 llvm::orc::SymbolMap
@@ -127,8 +105,8 @@ mlir::ho::getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
   bind("ho_integrity_read", &integrityRead);
   bind("ho_integrity_write", &integrityWrite);
   bind("ho_integrity_copy_owner", &integrityCopyOwner);
-  bind("ho_clock_ns", &clockNanoseconds);
-  bind("ho_wait_until_ns", &waitUntilNanoseconds);
+  bind("ho_clock_ns", &mlir::ho::clockNanoseconds);
+  bind("ho_wait_until_ns", &mlir::ho::waitUntilNanoseconds);
   return symbols;
 }
 

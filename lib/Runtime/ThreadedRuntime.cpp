@@ -87,6 +87,34 @@ private:
 };
 } // namespace
 
+int64_t mlir::ho::clockNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             Clock::now().time_since_epoch())
+      .count();
+}
+
+void mlir::ho::waitUntilNanoseconds(int64_t end) {
+  constexpr int64_t kSpinNanoseconds = 100000;
+  int64_t left = end - clockNanoseconds();
+  if (left > kSpinNanoseconds)
+    std::this_thread::sleep_for(
+        std::chrono::nanoseconds(left - kSpinNanoseconds));
+  while (clockNanoseconds() < end) {
+  }
+}
+
+namespace {
+/// The host-side cost of issuing one copy on `queue`, spent by the caller.
+void spendIssueOverhead(const ThreadedRuntime::Options &options,
+                        int32_t queue) {
+  auto overhead = options.queueIssueOverhead.find(queue);
+  if (overhead == options.queueIssueOverhead.end() || overhead->second <= 0)
+    return;
+  waitUntilNanoseconds(clockNanoseconds() +
+                       static_cast<int64_t>(overhead->second * 1e9));
+}
+} // namespace
+
 struct ThreadedRuntime::State {
   struct Queue {
     std::deque<Job> jobs;
@@ -285,6 +313,7 @@ int64_t ThreadedRuntime::getCopyOwner(ho_remote_t copy) {
 
 ho_remote_t ThreadedRuntime::offloadStart(int32_t tier, int32_t queue,
                                           int64_t deviceOffset, int64_t bytes) {
+  spendIssueOverhead(state->options, queue);
   std::lock_guard<std::mutex> lock(state->mutex);
   const int8_t *source =
       state->getArenaRange("ho_offload_start", deviceOffset, bytes);
@@ -322,6 +351,7 @@ void ThreadedRuntime::offloadWait(ho_remote_t copy) {
 ho_event_t ThreadedRuntime::prefetchStart(int32_t tier, int32_t queue,
                                           ho_remote_t source,
                                           int64_t deviceOffset, int64_t bytes) {
+  spendIssueOverhead(state->options, queue);
   std::lock_guard<std::mutex> lock(state->mutex);
   int8_t *dest = state->getArenaRange("ho_prefetch_start", deviceOffset, bytes);
   TierCopy &copy = state->getCopy("ho_prefetch_start", source);
@@ -356,6 +386,7 @@ void ThreadedRuntime::eventWait(ho_event_t event) {
 ho_remote_t ThreadedRuntime::offloadSliceStart(
     int32_t tier, int32_t queue, ho_remote_t dest, int64_t deviceOffset,
     int64_t runBytes, int64_t runs, int64_t destOffset, int64_t destStride) {
+  spendIssueOverhead(state->options, queue);
   std::lock_guard<std::mutex> lock(state->mutex);
   int64_t bytes = runBytes * runs;
   const int8_t *source =

@@ -1,6 +1,7 @@
 //===- RunCommand.cpp - `hyperoffload run` --------------------------------===//
 //
-// Plans a function, JIT-compiles the plan and the program it came from,
+// Plans a function (or takes a planned one and removes its transfers to
+// get the program), JIT-compiles the plan and the program it came from,
 // runs both on the same seeded inputs, and prints whether every result is
 // bit-identical, what integrity checking found, and the planned run's
 // measured times and traffic next to what the simulator predicts for the
@@ -12,6 +13,7 @@
 
 #include "Table.h"
 
+#include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Execution/JitFunction.h"
 #include "hyperoffload/Execution/PlanExecution.h"
 #include "hyperoffload/InputGuards.h"
@@ -98,6 +100,21 @@ std::map<int32_t, double> getQueueBandwidths(const Target &target,
   return bandwidths;
 }
 
+/// Seconds each queue's copies cost the issuing thread, the links'
+/// per-transfer issue overhead slowed `scale` times.
+std::map<int32_t, double> getQueueIssueOverheads(const Target &target,
+                                                 double scale) {
+  std::map<int32_t, double> overheads;
+  for (unsigned tier = 0; tier < target.links.size(); ++tier) {
+    const std::optional<LinkModel> &link = target.links[tier];
+    if (!link)
+      continue;
+    overheads[2 * tier] = link->issueOverhead * scale;
+    overheads[2 * tier + 1] = link->issueOverhead * scale;
+  }
+  return overheads;
+}
+
 std::string formatQueue(int32_t queue) {
   static const char *const tiers[] = {"pool", "host", "disk"};
   const char *tier = queue / 2 < 3 ? tiers[queue / 2] : "?";
@@ -121,10 +138,7 @@ int run(const RunArgs &args) {
   if (failed(chosen))
     return 1;
   std::string name = chosen->getName().str();
-  if ((*chosen)->hasAttr("ho.arena_size"))
-    return reportError("@" + name +
-                       " is planned already; run takes the program before "
-                       "planning, so that it can run both and compare");
+  auto arenaSize = (*chosen)->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
 
   llvm::Expected<Target> target = loadTarget(args.hw);
   if (!target)
@@ -132,21 +146,40 @@ int run(const RunArgs &args) {
   for (const std::string &assignment : args.hwOverrides)
     if (llvm::Error error = applyTargetOverride(*target, assignment))
       return reportError(std::move(error));
+  if (args.budget.empty() && !arenaSize)
+    return reportError("@" + name +
+                       " is not planned yet; give --budget to plan it");
+  // A planned function's budget is its arena unless one is given.
+  std::string budgetText = args.budget.empty()
+                               ? std::to_string(arenaSize.getInt()) + "B"
+                               : args.budget;
   llvm::Expected<int64_t> budget =
-      parseMemoryBudget(args.budget, target->device.hbmCapacity);
+      parseMemoryBudget(budgetText, target->device.hbmCapacity);
   if (!budget)
     return reportError(budget.takeError());
 
-  // Plan a copy; the program itself runs as written.
-  OwningOpRef<ModuleOp> plan = program->clone();
-  PassManager pm(context.get());
-  HyperOffloadPipelineOptions pipeline;
-  pipeline.hw = args.hw;
-  pipeline.hwOverrides = args.hwOverrides;
-  pipeline.budget = args.budget;
-  buildHyperOffloadPipeline(pm, pipeline);
-  if (failed(pm.run(*plan)))
-    return 1;
+  OwningOpRef<ModuleOp> plan;
+  if (arenaSize) {
+    // Planned already: it runs as read, next to the program without its
+    // transfers.
+    plan = std::move(program);
+    program = plan->clone();
+    PassManager pm(context.get());
+    pm.addPass(createStripTransfers());
+    if (failed(pm.run(*program)))
+      return 1;
+  } else {
+    // Plan a copy; the program itself runs as written.
+    plan = program->clone();
+    PassManager pm(context.get());
+    HyperOffloadPipelineOptions pipeline;
+    pipeline.hw = args.hw;
+    pipeline.hwOverrides = args.hwOverrides;
+    pipeline.budget = budgetText;
+    buildHyperOffloadPipeline(pm, pipeline);
+    if (failed(pm.run(*plan)))
+      return 1;
+  }
   auto plannedFunction = plan->lookupSymbol<func::FuncOp>(name);
   SimulationOptions simulation;
   simulation.allocator = AllocatorKind::Static;
@@ -168,7 +201,7 @@ int run(const RunArgs &args) {
     replayOptions.hw = args.hw;
     replayOptions.hwOverrides.assign(args.hwOverrides.begin(),
                                      args.hwOverrides.end());
-    replayOptions.budget = args.budget;
+    replayOptions.budget = budgetText;
     // As compare scores it: on both runtime allocators, the run that fits
     // and is faster kept (the shipped caching allocator on a tie).
     Block &body = program->lookupSymbol<func::FuncOp>(name).getBody().front();
@@ -215,6 +248,8 @@ int run(const RunArgs &args) {
   if (failed(planned))
     return 1;
 
+  // With modelled compute times scaled, the simulated times scale too.
+  double timeScale = args.computeScale > 0 ? args.computeScale : 1.0;
   ExecutionOptions options;
   options.seed = args.seed;
   options.repetitions = args.repetitions;
@@ -231,8 +266,14 @@ int run(const RunArgs &args) {
         JitFunction::compile(*replay, name, jitOptions);
     if (failed(replayed))
       return 1;
+    // The runtime decides each transfer as it goes and pays the links'
+    // per-transfer issue cost on the compute thread, as the simulator
+    // charges it; the compiled plan does not.
+    ExecutionOptions reactiveOptions = options;
+    reactiveOptions.runtime.queueIssueOverhead =
+        getQueueIssueOverheads(*target, timeScale);
     llvm::Expected<ExecutionComparison> run =
-        compareWithUnplanned(**unplanned, **replayed, options);
+        compareWithUnplanned(**unplanned, **replayed, reactiveOptions);
     if (!run)
       return reportError(run.takeError());
     reactiveMeasured = std::move(*run);
@@ -263,8 +304,6 @@ int run(const RunArgs &args) {
     for (const std::string &error : measured->integrityErrors)
       std::cout << "integrity: " << error << "\n";
 
-  // With modelled compute times scaled, the simulated times scale too.
-  double timeScale = args.computeScale > 0 ? args.computeScale : 1.0;
   std::string simulatedHeader =
       args.computeScale > 0 ? fmt::format("simulated x {}", args.computeScale)
                             : std::string("simulated");
@@ -327,7 +366,10 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
   CLI::App *command = app.add_subcommand(
       "run", "Plan a function, run the plan and the program on this "
              "machine, and compare");
-  command->add_option("FILE", args->file, "An MLIR file of linalg on tensors")
+  command
+      ->add_option("FILE", args->file,
+                   "An MLIR file of linalg on tensors or ho.compute, "
+                   "planned (its arena set) or not")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--function", args->function,
@@ -336,10 +378,9 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
       ->capture_default_str();
   command->add_option("--hw-set", args->hwOverrides,
                       "Override a hardware field (path=value)");
-  command
-      ->add_option("--budget", args->budget,
-                   "Device memory the plan must fit in")
-      ->required();
+  command->add_option("--budget", args->budget,
+                      "Device memory the plan must fit in (default for a "
+                      "planned file: its arena)");
   command->add_option("--seed", args->seed, "Seed of the generated inputs")
       ->capture_default_str();
   command

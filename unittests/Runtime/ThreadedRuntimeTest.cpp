@@ -166,4 +166,26 @@ TEST(ThreadedRuntimeTest, ThrottledQueueTakesAtLeastBytesOverBandwidth) {
   runtime.offloadWait(runtime.offloadStart(HO_TIER_POOL, 1, 0, 1 << 20));
   EXPECT_GE(runtime.getQueueStats()[1].busySeconds, (1 << 20) / 100e6);
 }
+
+// A queue with an issue overhead costs the caller that long per copy
+// started on it, before the copy is queued; other queues cost nothing.
+// Lower bounds again: the caller waits at least the overhead.
+TEST(ThreadedRuntimeTest, IssueOverheadIsSpentByTheCaller) {
+  ThreadedRuntime::Options options = withArena(4096);
+  options.queueIssueOverhead[1] = 0.02;
+  ThreadedRuntime runtime(options);
+  computeWrites(runtime, 0, makePattern(4096, 3), 1);
+  int64_t start = clockNanoseconds();
+  ho_remote_t copy = runtime.offloadStart(HO_TIER_POOL, 1, 0, 4096);
+  EXPECT_GE(clockNanoseconds() - start, 20000000);
+  runtime.offloadWait(copy);
+  EXPECT_EQ(runtime.readCopy(copy), makePattern(4096, 3));
+}
+
+// The wait of synthetic kernels ends no earlier than asked.
+TEST(ThreadedRuntimeTest, WaitUntilEndsNoEarlier) {
+  int64_t end = clockNanoseconds() + 3000000;
+  waitUntilNanoseconds(end);
+  EXPECT_GE(clockNanoseconds(), end);
+}
 } // namespace

@@ -38,6 +38,13 @@
 namespace mlir {
 namespace ho {
 
+/// A monotonic clock in nanoseconds, and a wait until it reads `end`:
+/// asleep for most of the wait, so that copy threads get the cores as a
+/// device's copy engines would, then spinning for the last 100 us, which
+/// the scheduler's wake-up latency would overshoot.
+int64_t clockNanoseconds();
+void waitUntilNanoseconds(int64_t end);
+
 class ThreadedRuntime {
 public:
   /// The buffer of bytes nobody has said.
@@ -50,6 +57,12 @@ public:
     /// Bytes per second of each queue; a copy on a listed queue takes at
     /// least bytes / bandwidth. Other queues copy as fast as memory does.
     std::map<int32_t, double> queueBandwidth;
+    /// Seconds the issuing thread spends in each copy started on a listed
+    /// queue before the copy is queued: the host-side inspect/issue cost a
+    /// runtime that decides transfers as it goes pays per transfer (a
+    /// link's `issue_overhead_us`). A compiled plan issues prebuilt copies
+    /// and is run without it.
+    std::map<int32_t, double> queueIssueOverhead;
     bool checkIntegrity = true;
     /// Starts a copy only once a wait needs it (or a copy a wait needs
     /// follows it): the slowest links a plan must tolerate, and the same

@@ -589,6 +589,30 @@ def ReplayReactive : Pass<"ho-replay-reactive", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def StripTransfers : Pass<"ho-strip-transfers", "::mlir::ModuleOp"> {
+  let summary = "Remove every transfer of a schedule, keeping what it computes";
+  let description = [{
+    Writes the program a schedule (a plan, or `ho-replay-reactive`'s replay)
+    was made from, with every tensor on the device:
+
+    - a `!ho.remote` argument or result becomes the tensor it holds, and an
+      argument with `ho.tier_copy_of` is folded into the one it copies;
+    - a `ho.offload`'s remote is the tensor it stored, a `ho.prefetch`
+      awaited by `ho.await` reads the tensor it fetched, and a
+      `ho.wait_offload` goes;
+    - a `ho.offload_slice` becomes the `tensor.insert_slice` it stands for;
+    - the static memory plan's attributes (`ho.arena_size`, `ho.offsets`,
+      `ho.offset`) go.
+
+    The values computed are those of the schedule, so `hyperoffload run`
+    runs a planned file next to this program and compares them. Functions
+    with `ho.routed`, `ho.prefetch_routed`, `ho.gather_blocks` or
+    `ho.prefetch_blocks` (tensors picked at run time), or with transfers
+    inside a region, are refused with an error at that op.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def Report : Pass<"ho-report", "::mlir::ModuleOp"> {
   let summary = "Simulate every function and report step time, stalls and memory";
   let description = [{

@@ -3,6 +3,7 @@
 #include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
@@ -87,6 +88,23 @@ LogicalResult HODialect::verifyRegionArgAttribute(Operation *op, unsigned,
         original.getInt() < 0 || original.getInt() >= argIndex)
       return emitError() << "'" << name
                          << "' must be the i64 number of an earlier argument";
+    // A copy of the argument's bytes: a remote of the same tensor type, or
+    // once ho-lower-to-runtime has run, the i64 handle of one.
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function)
+      return success();
+    Type copyType = function.getArgumentTypes()[argIndex];
+    Type originalType = function.getArgumentTypes()[original.getInt()];
+    if (auto remote = dyn_cast<RemoteType>(originalType))
+      originalType = remote.getTensorType();
+    auto copy = dyn_cast<RemoteType>(copyType);
+    bool lowered = copyType.isInteger(64);
+    if (!lowered && (!copy || copy.getTensorType() != originalType))
+      return emitError() << "'" << name << "' names argument #"
+                         << original.getInt() << " of type " << originalType
+                         << ", so this argument must be a !ho.remote of that "
+                            "tensor type, but it is "
+                         << copyType;
     return success();
   }
   if (name != kArgOffsetAttrName)

@@ -403,3 +403,31 @@ func.func @offload_slice_rank(%row: tensor<2x1x8xbf16>, %c: !ho.remote<tensor<2x
   %n = ho.offload_slice %row into %c [0, 9] : tensor<2x1x8xbf16> into !ho.remote<tensor<2x10x8xbf16>>
   return
 }
+
+// -----
+
+// expected-error @below {{argument #1: 'ho.tier_copy_of' must be the i64 number of an earlier argument}}
+func.func @tier_copy_of_later(%a: !ho.remote<tensor<4xf32>>, %b: !ho.remote<tensor<4xf32>> {ho.tier_copy_of = 1 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #1: 'ho.tier_copy_of' must be the i64 number of an earlier argument}}
+func.func @tier_copy_of_not_integer(%a: tensor<4xf32>, %b: !ho.remote<tensor<4xf32>> {ho.tier_copy_of = "a"}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #1: 'ho.tier_copy_of' names argument #0 of type 'tensor<4xf32>', so this argument must be a !ho.remote of that tensor type, but it is '!ho.remote<tensor<8xf32>>'}}
+func.func @tier_copy_of_other_type(%a: tensor<4xf32>, %b: !ho.remote<tensor<8xf32>> {ho.tier_copy_of = 0 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #1: 'ho.tier_copy_of' names argument #0 of type 'tensor<4xf32>', so this argument must be a !ho.remote of that tensor type, but it is 'tensor<4xf32>'}}
+func.func @tier_copy_of_not_remote(%a: tensor<4xf32>, %b: tensor<4xf32> {ho.tier_copy_of = 0 : i64}) {
+  return
+}

@@ -12,10 +12,17 @@ prediction for the same plan, times S. What this checks is the simulator's
 account of overlap, stalls and link queues; compute time itself is padded
 to the model, so it is not evidence for the roofline.
 
+With --reactive it runs, on h200-pcie5, graphs large enough for the
+reactive runtime's allocators (a two-layer training step of 4 x 256 tokens,
+and test/Execution/Inputs/reactive-swap.mlir) with `run --reactive`, and
+sets the planned and the reactive step times, simulated and measured,
+side by side. The replay does not execute the runtime's allocator stalls,
+so the reactive simulated column leaves them out (they are listed apart).
+
 Wall-clock figures vary from run to run and machine to machine: this is a
 benchmark, not a test.
 
-  utils/sim-vs-measured.py [BUILD_DIR] [--scale S] [--repeat N]
+  utils/sim-vs-measured.py [BUILD_DIR] [--scale S] [--repeat N] [--reactive]
 """
 
 import argparse
@@ -30,6 +37,12 @@ GRAPHS = [
     ("train", ["--mode", "train", "--seq", "16", "--layers", "1"],
      ["12MB", "6MB", "4MB"]),
 ]
+REACTIVE_GRAPHS = [
+    ("llama3-tiny train, 4 x 256 tokens",
+     ["--mode", "train", "--seq", "256", "--batch", "4"], ["40MB", "30MB"]),
+    ("reactive-swap.mlir", None, ["14MB"]),
+]
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
 
@@ -38,20 +51,52 @@ def seconds(text):
     return float(value) * UNITS[unit]
 
 
-def run(tool, graph, budget, scale, repeat):
+def run(tool, graph, budget, scale, repeat, extra=()):
     output = subprocess.run(
         [tool, "run", graph, "--budget", budget, "--opt-level", "1",
          "--compute-scale", str(scale), "--link-scale", str(1 / scale),
-         "--repeat", str(repeat)],
+         "--repeat", str(repeat), *extra],
         capture_output=True, text=True)
     if output.returncode != 0:
         raise SystemExit(f"{graph} at {budget}:\n{output.stdout}{output.stderr}")
     times = {}
-    for name in ("step time", "stall time"):
-        match = re.search(rf"^{name}\s+(\S+ \S+)\s+(\S+ \S+)$", output.stdout,
-                          re.MULTILINE)
-        times[name] = (seconds(match.group(1)), seconds(match.group(2)))
+    for name in ("step time", "stall time", "reactive step time",
+                 "reactive allocator stalls"):
+        match = re.search(rf"^{name}\s+(\S+ \S+)\s+(\S+ \S+|not replayed)$",
+                          output.stdout, re.MULTILINE)
+        if match:
+            measured = match.group(2)
+            times[name] = (seconds(match.group(1)),
+                           None if measured == "not replayed"
+                           else seconds(measured))
     return times
+
+
+def print_reactive_table(tool, directory, scale, repeat):
+    print(f"| graph | budget | planned, simulated x {scale:g} | measured | "
+          f"reactive, simulated x {scale:g} (allocator stalls apart) | "
+          "measured | reactive / planned, simulated | measured |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, flags, budgets in REACTIVE_GRAPHS:
+        if flags is None:
+            graph = str(ROOT / "test" / "Execution" / "Inputs" / name)
+        else:
+            graph = f"{directory}/reactive-{len(flags)}.mlir"
+            subprocess.run([tool, "model", "emit", "llama3-tiny", *flags,
+                            "-o", graph], check=True)
+        for budget in budgets:
+            times = run(tool, graph, budget, scale, repeat,
+                        ["--hw", "h200-pcie5", "--reactive", "--no-integrity"])
+            planned = times["step time"]
+            stalls = times["reactive allocator stalls"][0]
+            reactive = (times["reactive step time"][0] - stalls,
+                        times["reactive step time"][1])
+            print(f"| {name} | {budget} | {planned[0]:.3f} s | "
+                  f"{planned[1]:.3f} s | {reactive[0]:.3f} s "
+                  f"(+{stalls:.3f} s) | {reactive[1]:.3f} s | "
+                  f"{reactive[0] / planned[0]:.2f}x "
+                  f"({(reactive[0] + stalls) / planned[0]:.2f}x) | "
+                  f"{reactive[1] / planned[1]:.2f}x |", flush=True)
 
 
 def main():
@@ -59,8 +104,14 @@ def main():
     parser.add_argument("build", nargs="?", default="build", type=pathlib.Path)
     parser.add_argument("--scale", type=float, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reactive", action="store_true",
+                        help="planned against the reactive runtime, run")
     args = parser.parse_args()
     tool = args.build / "bin" / "hyperoffload"
+    if args.reactive:
+        with tempfile.TemporaryDirectory() as directory:
+            print_reactive_table(tool, directory, args.scale, args.repeat)
+        return 0
     print(f"| graph | budget | simulated step x {args.scale:g} | measured | "
           "ratio | simulated stall | measured stall |")
     print("|---|---|---|---|---|---|---|")

@@ -32,6 +32,8 @@ struct Job {
   std::function<void()> copy;
   int64_t bytes;
   ho_event_t done;
+  /// When it was issued; enqueue sets it.
+  Clock::time_point issued = {};
 };
 
 /// Arena bytes a transfer is still reading or filling.
@@ -121,6 +123,7 @@ struct ThreadedRuntime::State {
     std::condition_variable wake;
     QueueStats stats;
     double bandwidth = 0;
+    double latency = 0;
     bool busy = false;
     std::thread worker;
   };
@@ -202,9 +205,13 @@ struct ThreadedRuntime::State {
       auto bandwidth = options.queueBandwidth.find(queue);
       if (bandwidth != options.queueBandwidth.end())
         slot->bandwidth = bandwidth->second;
+      auto latency = options.queueLatency.find(queue);
+      if (latency != options.queueLatency.end())
+        slot->latency = latency->second;
       slot->worker = std::thread([this, q = slot.get()] { work(*q); });
     }
     eventQueue[job.done] = queue;
+    job.issued = Clock::now();
     slot->jobs.push_back(std::move(job));
     slot->wake.notify_one();
   }
@@ -220,18 +227,32 @@ struct ThreadedRuntime::State {
       queue.jobs.pop_front();
       // A prefetch reads its source only once the offload that makes it,
       // possibly on another queue, has completed.
-      progress.wait(lock, [&] {
+      auto ready = [&] {
         return llvm::all_of(job.after,
                             [&](ho_event_t event) { return eventDone[event]; });
-      });
+      };
+      // The copy's latency runs from when it could start: its issue, its
+      // source's completion, or (copying only when waited) the demand. It
+      // overlaps the copies ahead of it, as a link's pipelined requests
+      // do; its bytes then follow theirs at the queue's bandwidth.
+      Clock::time_point startable =
+          options.copyOnlyWhenWaited ? Clock::now() : job.issued;
+      if (!ready()) {
+        progress.wait(lock, ready);
+        startable = Clock::now();
+      }
       lock.unlock();
       Clock::time_point start = Clock::now();
       job.copy();
+      auto duration = [](double seconds) {
+        return std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(seconds));
+      };
+      Clock::time_point end =
+          std::max(start, startable + duration(queue.latency));
       if (queue.bandwidth > 0)
-        std::this_thread::sleep_until(
-            start +
-            std::chrono::duration_cast<Clock::duration>(
-                std::chrono::duration<double>(job.bytes / queue.bandwidth)));
+        end += duration(job.bytes / queue.bandwidth);
+      std::this_thread::sleep_until(end);
       double seconds =
           std::chrono::duration<double>(Clock::now() - start).count();
       lock.lock();

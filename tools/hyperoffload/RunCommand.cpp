@@ -83,36 +83,29 @@ FailureOr<func::FuncOp> pickFunction(ModuleOp module, StringRef name) {
   return found;
 }
 
-/// Bytes per second of each queue when the target's links are emulated at
-/// `scale` of their bandwidth (none at 0).
-std::map<int32_t, double> getQueueBandwidths(const Target &target,
-                                             double scale) {
-  std::map<int32_t, double> bandwidths;
-  if (scale <= 0)
-    return bandwidths;
+/// Makes `runtime`'s queues emulate the target's links: at `linkScale` of
+/// their bandwidth, with their latency slowed alike (as fast as memory
+/// copies at 0), and, with `issueScale` > 0, each copy costing the issuing
+/// thread the link's issue overhead slowed `issueScale` times.
+void emulateLinks(const Target &target, double linkScale, double issueScale,
+                  ThreadedRuntime::Options &runtime) {
   for (unsigned tier = 0; tier < target.links.size(); ++tier) {
     const std::optional<LinkModel> &link = target.links[tier];
     if (!link)
       continue;
-    bandwidths[2 * tier] = link->bandwidthToDevice * scale;
-    bandwidths[2 * tier + 1] = link->bandwidthFromDevice * scale;
+    for (Direction direction : {Direction::ToDevice, Direction::FromDevice}) {
+      int32_t queue = 2 * tier + (direction == Direction::FromDevice);
+      if (linkScale > 0) {
+        runtime.queueBandwidth[queue] =
+            linkScale * (direction == Direction::ToDevice
+                             ? link->bandwidthToDevice
+                             : link->bandwidthFromDevice);
+        runtime.queueLatency[queue] = link->latency / linkScale;
+      }
+      if (issueScale > 0)
+        runtime.queueIssueOverhead[queue] = link->issueOverhead * issueScale;
+    }
   }
-  return bandwidths;
-}
-
-/// Seconds each queue's copies cost the issuing thread, the links'
-/// per-transfer issue overhead slowed `scale` times.
-std::map<int32_t, double> getQueueIssueOverheads(const Target &target,
-                                                 double scale) {
-  std::map<int32_t, double> overheads;
-  for (unsigned tier = 0; tier < target.links.size(); ++tier) {
-    const std::optional<LinkModel> &link = target.links[tier];
-    if (!link)
-      continue;
-    overheads[2 * tier] = link->issueOverhead * scale;
-    overheads[2 * tier + 1] = link->issueOverhead * scale;
-  }
-  return overheads;
 }
 
 std::string formatQueue(int32_t queue) {
@@ -255,7 +248,7 @@ int run(const RunArgs &args) {
   options.repetitions = args.repetitions;
   options.runtime.checkIntegrity = !args.noIntegrity;
   options.runtime.copyOnlyWhenWaited = args.lazyCopies;
-  options.runtime.queueBandwidth = getQueueBandwidths(*target, args.linkScale);
+  emulateLinks(*target, args.linkScale, /*issueScale=*/0, options.runtime);
   llvm::Expected<ExecutionComparison> measured =
       compareWithUnplanned(**unplanned, **planned, options);
   if (!measured)
@@ -270,8 +263,7 @@ int run(const RunArgs &args) {
     // per-transfer issue cost on the compute thread, as the simulator
     // charges it; the compiled plan does not.
     ExecutionOptions reactiveOptions = options;
-    reactiveOptions.runtime.queueIssueOverhead =
-        getQueueIssueOverheads(*target, timeScale);
+    emulateLinks(*target, args.linkScale, timeScale, reactiveOptions.runtime);
     llvm::Expected<ExecutionComparison> run =
         compareWithUnplanned(**unplanned, **replayed, reactiveOptions);
     if (!run)
@@ -331,6 +323,12 @@ int run(const RunArgs &args) {
     table.addRow({"reactive stall time",
                   formatSeconds(reactivePredicted->stallTime * timeScale),
                   formatSeconds(reactiveMeasured->stallSeconds)});
+    // The allocator's cache releases and page remaps are host time the
+    // replay does not execute.
+    table.addRow(
+        {"reactive allocator stalls",
+         formatSeconds(reactivePredicted->allocatorStallTime * timeScale),
+         "not replayed"});
     table.addRow({"reactive / planned",
                   fmt::format("{:.2f}x", reactivePredicted->stepTime /
                                              predicted->stepTime),

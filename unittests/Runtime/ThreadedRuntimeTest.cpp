@@ -167,6 +167,21 @@ TEST(ThreadedRuntimeTest, ThrottledQueueTakesAtLeastBytesOverBandwidth) {
   EXPECT_GE(runtime.getQueueStats()[1].busySeconds, (1 << 20) / 100e6);
 }
 
+// A queue's latency comes before its bytes: a copy lands no earlier than
+// latency + bytes / bandwidth after it was issued.
+TEST(ThreadedRuntimeTest, QueueLatencyComesFirst) {
+  ThreadedRuntime::Options options = withArena(4096);
+  options.queueBandwidth[0] = 100e6;
+  options.queueLatency[0] = 0.01;
+  ThreadedRuntime runtime(options);
+  ho_remote_t source =
+      runtime.createCopy(HO_TIER_POOL, makePattern(4096, 5), /*owner=*/2);
+  int64_t issued = clockNanoseconds();
+  runtime.eventWait(runtime.prefetchStart(HO_TIER_POOL, 0, source, 0, 4096));
+  EXPECT_GE(clockNanoseconds() - issued, (0.01 + 4096 / 100e6) * 1e9);
+  EXPECT_EQ(arenaBytes(runtime, 0, 4096), makePattern(4096, 5));
+}
+
 // A queue with an issue overhead costs the caller that long per copy
 // started on it, before the copy is queued; other queues cost nothing.
 // Lower bounds again: the caller waits at least the overhead.

@@ -5,8 +5,8 @@
 // runs a plan's copies for real: one device arena, tier copies as separate
 // allocations, one worker thread per transfer queue copying asynchronously
 // in issue order, and events that waits block on. A queue can be given a
-// bandwidth, so that a copy on it takes at least bytes / bandwidth and a
-// slow link is emulated honestly.
+// bandwidth and a latency, so that a copy on it lands no earlier than a
+// link's would and a slow link is emulated honestly.
 //
 // Integrity checking records, for every arena byte range, whether its data
 // is current and which buffer it holds. Compute reports what it reads and
@@ -57,6 +57,12 @@ public:
     /// Bytes per second of each queue; a copy on a listed queue takes at
     /// least bytes / bandwidth. Other queues copy as fast as memory does.
     std::map<int32_t, double> queueBandwidth;
+    /// Seconds before a copy on a listed queue moves its first byte (a
+    /// link's latency), from when it could start (its issue, or its
+    /// source's completion); it overlaps the copies ahead on the queue, so
+    /// a copy lands no earlier than latency + bytes / bandwidth after it
+    /// could start, nor before the copies ahead plus its bytes.
+    std::map<int32_t, double> queueLatency;
     /// Seconds the issuing thread spends in each copy started on a listed
     /// queue before the copy is queued: the host-side inspect/issue cost a
     /// runtime that decides transfers as it goes pays per transfer (a

@@ -152,6 +152,28 @@ static LogicalResult passArenaAsArgument(func::FuncOp function) {
   return success();
 }
 
+/// The bytes a caller passes for an argument made from `value`, in the
+/// layout the compiled code reads: every element, densely packed.
+static FailureOr<std::vector<int8_t>>
+getConstantBytes(func::FuncOp function, unsigned index, Attribute value) {
+  auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
+  unsigned bits = dense ? dense.getElementType().getIntOrFloatBitWidth() : 0;
+  if (!dense || bits % 8 != 0)
+    return function.emitError()
+           << "cannot run: argument " << index << " is the constant " << value
+           << ", and only dense constants of whole-byte elements can be "
+              "passed";
+  ArrayRef<char> raw = dense.getRawData();
+  int64_t elementBytes = bits / 8;
+  int64_t count = dense.getNumElements();
+  std::vector<int8_t> bytes(count * elementBytes);
+  for (int64_t i = 0; i < count; ++i)
+    std::memcpy(bytes.data() + i * elementBytes,
+                raw.data() + (dense.isSplat() ? 0 : i * elementBytes),
+                elementBytes);
+  return bytes;
+}
+
 /// The slots of a function's argument or result types, as the plan left
 /// them.
 static FailureOr<SmallVector<ValueSlot>>
@@ -178,6 +200,14 @@ collectSlots(func::FuncOp function, TypeRange types, bool arguments) {
       if (auto original = function.getArgAttrOfType<IntegerAttr>(
               index, kTierCopyOfAttrName))
         slot.copyOf = original.getInt();
+    if (arguments)
+      if (Attribute value = function.getArgAttr(index, kConstantAttrName)) {
+        FailureOr<std::vector<int8_t>> bytes =
+            getConstantBytes(function, index, value);
+        if (failed(bytes))
+          return failure();
+        slot.constant = std::move(*bytes);
+      }
     if (arguments && slot.kind == ValueSlot::Kind::Buffer)
       if (auto offset = function.getArgAttrOfType<IntegerAttr>(
               index, kArgOffsetAttrName)) {

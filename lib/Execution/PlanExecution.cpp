@@ -32,6 +32,10 @@ std::vector<std::vector<int8_t>> mlir::ho::makeInputs(ArrayRef<ValueSlot> slots,
                                                       uint64_t seed) {
   std::vector<std::vector<int8_t>> inputs;
   for (auto [index, slot] : llvm::enumerate(slots)) {
+    if (!slot.constant.empty()) {
+      inputs.push_back(slot.constant);
+      continue;
+    }
     // One generator per argument: an argument's values do not depend on
     // the ones before it.
     std::mt19937_64 generator(seed * 1000003 + index);
@@ -104,16 +108,19 @@ llvm::Expected<ExecutionComparison>
 mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
                                const JitFunction &planned,
                                const ExecutionOptions &options) {
-  // The plan takes the program's arguments, then tier copies of some.
+  // The plan takes the program's arguments, then tier copies of some and
+  // the constants the program embeds.
   ArrayRef<ValueSlot> plannedArguments = planned.getArguments();
   size_t count = unplanned.getArguments().size();
   bool matches = plannedArguments.size() >= count &&
                  unplanned.getResults().size() == planned.getResults().size();
   for (size_t index = 0; matches && index < plannedArguments.size(); ++index) {
     int64_t copyOf = plannedArguments[index].copyOf;
-    matches = index < count
-                  ? copyOf < 0
-                  : copyOf >= 0 && copyOf < static_cast<int64_t>(count);
+    bool constant = !plannedArguments[index].constant.empty();
+    matches =
+        index < count
+            ? copyOf < 0
+            : constant || (copyOf >= 0 && copyOf < static_cast<int64_t>(count));
   }
   if (!matches)
     return llvm::createStringError(
@@ -122,7 +129,8 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
       makeInputs(unplanned.getArguments(), options.seed);
   std::vector<std::vector<int8_t>> plannedInputs = inputs;
   for (const ValueSlot &slot : plannedArguments.drop_front(count))
-    plannedInputs.push_back(inputs[slot.copyOf]);
+    plannedInputs.push_back(slot.copyOf >= 0 ? inputs[slot.copyOf]
+                                             : slot.constant);
 
   ExecutionComparison comparison;
   comparison.arenaBytes = planned.getArenaBytes();

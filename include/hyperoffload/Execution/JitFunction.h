@@ -53,6 +53,10 @@ struct ValueSlot {
   /// A remote argument that is the caller's tier copy of an earlier one
   /// (`ho.tier_copy_of`): its number; -1 otherwise. It takes the same bytes.
   int64_t copyOf = -1;
+  /// An argument made from a constant (`ho.constant`, by
+  /// ho-constants-as-arguments): the bytes the caller passes; empty
+  /// otherwise.
+  std::vector<int8_t> constant;
 };
 
 class JitFunction {

@@ -48,9 +48,7 @@ static double medianSeconds(unsigned repetitions,
     seconds.push_back(
         std::chrono::duration<double>(Clock::now() - start).count());
   }
-  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2,
-                   seconds.end());
-  return seconds[seconds.size() / 2];
+  return getMedian(std::move(seconds));
 }
 
 /// A compiled function of `source` and inputs for it.

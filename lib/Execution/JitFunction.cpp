@@ -19,6 +19,7 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Dialect/HO/HOTypes.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
+#include "hyperoffload/Runtime/RuntimeSymbols.h"
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -74,7 +75,7 @@ void mlir::ho::registerExecutionDialects(DialectRegistry &registry) {
 
 /// The runtime calls the threaded runtime does not implement yet.
 static bool isUnsupportedRuntimeCall(StringRef callee) {
-  return callee.starts_with("ho_routed_") || callee.starts_with("ho_blocks_");
+  return callee.starts_with(kRoutedPrefix) || callee.starts_with(kBlocksPrefix);
 }
 
 /// Fails with an error at the first op that cannot run: one no lowering
@@ -138,7 +139,7 @@ static void stripPlanAttributes(func::FuncOp function) {
 static LogicalResult passArenaAsArgument(func::FuncOp function) {
   func::CallOp arenaCall;
   function.walk([&](func::CallOp call) {
-    if (call.getCallee() == "ho_arena_base")
+    if (call.getCallee() == kArenaBase)
       arenaCall = call;
   });
   if (!arenaCall)

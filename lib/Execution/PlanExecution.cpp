@@ -104,6 +104,14 @@ struct PlannedRun {
 };
 } // namespace
 
+double mlir::ho::getMedian(std::vector<double> values) {
+  if (values.empty())
+    return 0.0;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2,
+                   values.end());
+  return values[values.size() / 2];
+}
+
 llvm::Expected<ExecutionComparison>
 mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
                                const JitFunction &planned,
@@ -168,14 +176,7 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
           {seconds, runtime.getWaitStats(), runtime.getQueueStats()});
   }
 
-  auto median = [](std::vector<double> values) {
-    if (values.empty())
-      return 0.0;
-    std::nth_element(values.begin(), values.begin() + values.size() / 2,
-                     values.end());
-    return values[values.size() / 2];
-  };
-  comparison.unplannedSeconds = median(unplannedSeconds);
+  comparison.unplannedSeconds = getMedian(unplannedSeconds);
   if (!plannedRuns.empty()) {
     std::sort(plannedRuns.begin(), plannedRuns.end(),
               [](const PlannedRun &a, const PlannedRun &b) {

@@ -3,6 +3,7 @@
 #include "RuntimeBindings.h"
 
 #include "hyperoffload/Runtime/HyperOffloadRuntime.h"
+#include "hyperoffload/Runtime/RuntimeSymbols.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -21,7 +22,7 @@ struct ActiveRun {
 std::mutex runMutex;
 ActiveRun active;
 
-ThreadedRuntime &getRuntime(const char *call) {
+ThreadedRuntime &getRuntime(llvm::StringRef call) {
   if (!active.runtime)
     llvm::report_fatal_error(llvm::formatv(
         "{0}: called by a function that was compiled without a plan", call));
@@ -35,7 +36,7 @@ llvm::StringRef getSite(int64_t site) {
 }
 
 void arenaBase(ho_arena_t *arena) {
-  ThreadedRuntime &runtime = getRuntime("ho_arena_base");
+  ThreadedRuntime &runtime = getRuntime(kArenaBase);
   arena->allocated = runtime.getArena();
   arena->aligned = runtime.getArena();
   arena->offset = 0;
@@ -45,46 +46,41 @@ void arenaBase(ho_arena_t *arena) {
 
 ho_remote_t offloadStart(int32_t tier, int32_t queue, int64_t offset,
                          int64_t bytes) {
-  return getRuntime("ho_offload_start")
-      .offloadStart(tier, queue, offset, bytes);
+  return getRuntime(kOffloadStart).offloadStart(tier, queue, offset, bytes);
 }
 
 void offloadWait(ho_remote_t copy) {
-  getRuntime("ho_offload_wait").offloadWait(copy);
+  getRuntime(kOffloadWait).offloadWait(copy);
 }
 
 ho_event_t prefetchStart(int32_t tier, int32_t queue, ho_remote_t source,
                          int64_t offset, int64_t bytes) {
-  return getRuntime("ho_prefetch_start")
+  return getRuntime(kPrefetchStart)
       .prefetchStart(tier, queue, source, offset, bytes);
 }
 
-void eventWait(ho_event_t event) {
-  getRuntime("ho_event_wait").eventWait(event);
-}
+void eventWait(ho_event_t event) { getRuntime(kEventWait).eventWait(event); }
 
 ho_remote_t offloadSliceStart(int32_t tier, int32_t queue, ho_remote_t dest,
                               int64_t offset, int64_t runBytes, int64_t runs,
                               int64_t destOffset, int64_t destStride) {
-  return getRuntime("ho_offload_slice_start")
+  return getRuntime(kOffloadSliceStart)
       .offloadSliceStart(tier, queue, dest, offset, runBytes, runs, destOffset,
                          destStride);
 }
 
 void integrityRead(int64_t offset, int64_t bytes, int64_t owner, int64_t site) {
-  getRuntime("ho_integrity_read")
-      .checkRead(offset, bytes, owner, getSite(site));
+  getRuntime(kIntegrityRead).checkRead(offset, bytes, owner, getSite(site));
 }
 
 int64_t integrityWrite(int64_t offset, int64_t bytes, int64_t site) {
   int64_t owner = active.nextOwner++;
-  getRuntime("ho_integrity_write")
-      .recordWrite(offset, bytes, owner, getSite(site));
+  getRuntime(kIntegrityWrite).recordWrite(offset, bytes, owner, getSite(site));
   return owner;
 }
 
 int64_t integrityCopyOwner(ho_remote_t copy) {
-  return getRuntime("ho_integrity_copy_owner").getCopyOwner(copy);
+  return getRuntime(kIntegrityCopyOwner).getCopyOwner(copy);
 }
 
 } // namespace
@@ -96,17 +92,17 @@ mlir::ho::getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
                                llvm::JITSymbolFlags::Exported};
   };
-  bind("_mlir_ciface_ho_arena_base", &arenaBase);
-  bind("ho_offload_start", &offloadStart);
-  bind("ho_offload_wait", &offloadWait);
-  bind("ho_prefetch_start", &prefetchStart);
-  bind("ho_event_wait", &eventWait);
-  bind("ho_offload_slice_start", &offloadSliceStart);
-  bind("ho_integrity_read", &integrityRead);
-  bind("ho_integrity_write", &integrityWrite);
-  bind("ho_integrity_copy_owner", &integrityCopyOwner);
-  bind("ho_clock_ns", &mlir::ho::clockNanoseconds);
-  bind("ho_wait_until_ns", &mlir::ho::waitUntilNanoseconds);
+  bind(("_mlir_ciface_" + kArenaBase).str(), &arenaBase);
+  bind(kOffloadStart, &offloadStart);
+  bind(kOffloadWait, &offloadWait);
+  bind(kPrefetchStart, &prefetchStart);
+  bind(kEventWait, &eventWait);
+  bind(kOffloadSliceStart, &offloadSliceStart);
+  bind(kIntegrityRead, &integrityRead);
+  bind(kIntegrityWrite, &integrityWrite);
+  bind(kIntegrityCopyOwner, &integrityCopyOwner);
+  bind(kClockNanoseconds, &mlir::ho::clockNanoseconds);
+  bind(kWaitUntilNanoseconds, &mlir::ho::waitUntilNanoseconds);
   return symbols;
 }
 

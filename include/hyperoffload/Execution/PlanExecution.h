@@ -23,6 +23,9 @@ namespace ho {
 std::vector<std::vector<int8_t>> makeInputs(ArrayRef<ValueSlot> slots,
                                             uint64_t seed);
 
+/// The median of `values` (the upper one of an even count), 0 for none.
+double getMedian(std::vector<double> values);
+
 struct ExecutionOptions {
   uint64_t seed = 1;
   /// Timed runs of each program; the step time is their median.

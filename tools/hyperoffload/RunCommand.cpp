@@ -14,6 +14,7 @@
 #include "Table.h"
 
 #include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Execution/JitFunction.h"
 #include "hyperoffload/Execution/PlanExecution.h"
 #include "hyperoffload/InputGuards.h"
@@ -83,6 +84,23 @@ FailureOr<func::FuncOp> pickFunction(ModuleOp module, StringRef name) {
   return found;
 }
 
+/// Whether `function` moves data already: a transfer, or a remote argument
+/// or result.
+bool hasTransfers(func::FuncOp function) {
+  auto remote = [](Type type) { return isa<RemoteType>(type); };
+  if (llvm::any_of(function.getArgumentTypes(), remote) ||
+      llvm::any_of(function.getResultTypes(), remote))
+    return true;
+  return function
+      .walk([](Operation *op) {
+        return isa<OffloadOp, OffloadSliceOp, PrefetchOp, PrefetchRoutedOp,
+                   PrefetchBlocksOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Makes `runtime`'s queues emulate the target's links: at `linkScale` of
 /// their bandwidth, with their latency slowed alike (as fast as memory
 /// copies at 0), and, with `issueScale` > 0, each copy costing the issuing
@@ -132,6 +150,7 @@ int run(const RunArgs &args) {
     return 1;
   std::string name = chosen->getName().str();
   auto arenaSize = (*chosen)->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+  bool scheduled = arenaSize || hasTransfers(*chosen);
 
   llvm::Expected<Target> target = loadTarget(args.hw);
   if (!target)
@@ -139,10 +158,42 @@ int run(const RunArgs &args) {
   for (const std::string &assignment : args.hwOverrides)
     if (llvm::Error error = applyTargetOverride(*target, assignment))
       return reportError(std::move(error));
-  if (args.budget.empty() && !arenaSize)
+  if (args.budget.empty() && !scheduled)
     return reportError("@" + name +
                        " is not planned yet; give --budget to plan it");
-  // A planned function's budget is its arena unless one is given.
+
+  OwningOpRef<ModuleOp> plan;
+  if (scheduled) {
+    // A schedule already (a plan, or transfers written by hand): it runs as
+    // it is, placed in an arena if it has none, next to the program
+    // without its transfers.
+    plan = std::move(program);
+    if (!arenaSize) {
+      PassManager pm(context.get());
+      AssignOffsetsOptions offsets;
+      offsets.hw = args.hw;
+      offsets.hwOverrides.assign(args.hwOverrides.begin(),
+                                 args.hwOverrides.end());
+      offsets.budget = args.budget;
+      pm.addPass(createAssignOffsets(offsets));
+      VerifyScheduleOptions verify;
+      verify.hw = offsets.hw;
+      verify.hwOverrides = offsets.hwOverrides;
+      verify.budget = args.budget;
+      pm.addPass(createVerifySchedule(verify));
+      if (failed(pm.run(*plan)))
+        return 1;
+      arenaSize =
+          plan->lookupSymbol<func::FuncOp>(name)->getAttrOfType<IntegerAttr>(
+              kArenaSizeAttrName);
+    }
+    program = plan->clone();
+    PassManager pm(context.get());
+    pm.addPass(createStripTransfers());
+    if (failed(pm.run(*program)))
+      return 1;
+  }
+  // A schedule's budget is its arena unless one is given.
   std::string budgetText = args.budget.empty()
                                ? std::to_string(arenaSize.getInt()) + "B"
                                : args.budget;
@@ -150,18 +201,7 @@ int run(const RunArgs &args) {
       parseMemoryBudget(budgetText, target->device.hbmCapacity);
   if (!budget)
     return reportError(budget.takeError());
-
-  OwningOpRef<ModuleOp> plan;
-  if (arenaSize) {
-    // Planned already: it runs as read, next to the program without its
-    // transfers.
-    plan = std::move(program);
-    program = plan->clone();
-    PassManager pm(context.get());
-    pm.addPass(createStripTransfers());
-    if (failed(pm.run(*program)))
-      return 1;
-  } else {
+  if (!scheduled) {
     // Plan a copy; the program itself runs as written.
     plan = program->clone();
     PassManager pm(context.get());

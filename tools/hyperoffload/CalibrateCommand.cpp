@@ -22,6 +22,7 @@ struct CalibrateArgs {
   std::string base;
   std::string output = "-";
   unsigned repetitions = 5;
+  int64_t matmulSize = 256;
 };
 
 int calibrateMachine(const CalibrateArgs &args) {
@@ -36,6 +37,7 @@ int calibrateMachine(const CalibrateArgs &args) {
   CalibrationOptions options;
   options.base = std::move(*base);
   options.repetitions = args.repetitions;
+  options.matmulSize = args.matmulSize;
   llvm::Expected<Target> measured = calibrate(*context, options);
   if (!measured)
     return reportError(measured.takeError());
@@ -64,6 +66,13 @@ void mlir::ho::cli::addCalibrateCommand(CLI::App &app, Action &action) {
                    "Timed runs of each measurement; each figure is their "
                    "median")
       ->check(CLI::Range(1u, 1000u))
+      ->capture_default_str();
+  command
+      ->add_option("--matmul-size", args->matmulSize,
+                   "Side of the square matmul whose FLOP/s is the peak: the "
+                   "compiled loops' speed depends on whether their operands "
+                   "stay in cache, so measure at the size a program uses")
+      ->check(CLI::Range(int64_t(1), int64_t(8192)))
       ->capture_default_str();
   command->callback(
       [args, &action] { action = [args] { return calibrateMachine(*args); }; });

@@ -762,11 +762,15 @@ CPUs (`hyperoffload run`, docs/Runtime.md): the tiny LLaMA's decode and
 training steps, at budgets that force transfers both ways, give results
 bit-identical to the unplanned program at the planned bandwidth and at half
 of it (the decode step also with every copy started only when a wait needs
-it), and with kernels
+it, and with compute slowed against the links), and with kernels
 padded to their modelled time their measured step times are set against
 the simulator's in docs/Runtime.md ("Simulated against measured",
-`utils/sim-vs-measured.py`). Wall-clock figures vary by machine, so they
-are not part of this document's checked numbers.
+`utils/sim-vs-measured.py`). The reactive baseline runs for real too, its
+moves replayed as blocking copies on the same runtime and links
+(`run --reactive`): where the simulator puts the plan ahead of it, the
+plan is ahead when both run (docs/Runtime.md, "The reactive baseline, run
+for real", `utils/sim-vs-measured.py --reactive`). Wall-clock figures vary
+by machine, so they are not part of this document's checked numbers.
 
 ## The bandwidth curve
 

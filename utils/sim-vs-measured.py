@@ -102,7 +102,7 @@ def print_reactive_table(tool, directory, scale, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", default="build", type=pathlib.Path)
-    parser.add_argument("--scale", type=float, default=1000)
+    parser.add_argument("--scale", type=float, default=3000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--reactive", action="store_true",
                         help="planned against the reactive runtime, run")

@@ -101,6 +101,52 @@ bool hasTransfers(func::FuncOp function) {
       .wasInterrupted();
 }
 
+/// The plan of a schedule in the input (a plan, or transfers written by
+/// hand): `program` itself, placed in an arena if it has none and checked;
+/// `program` becomes it without its transfers, to run next to it.
+LogicalResult takeSchedule(const RunArgs &args, MLIRContext *context,
+                           OwningOpRef<ModuleOp> &program,
+                           OwningOpRef<ModuleOp> &plan) {
+  plan = std::move(program);
+  bool placed = llvm::all_of(plan->getOps<func::FuncOp>(), [](auto function) {
+    return function.isDeclaration() || function->hasAttr(kArenaSizeAttrName);
+  });
+  if (!placed) {
+    PassManager pm(context);
+    AssignOffsetsOptions offsets;
+    offsets.hw = args.hw;
+    offsets.hwOverrides.assign(args.hwOverrides.begin(),
+                               args.hwOverrides.end());
+    offsets.budget = args.budget;
+    pm.addPass(createAssignOffsets(offsets));
+    VerifyScheduleOptions verify;
+    verify.hw = offsets.hw;
+    verify.hwOverrides = offsets.hwOverrides;
+    verify.budget = args.budget;
+    pm.addPass(createVerifySchedule(verify));
+    if (failed(pm.run(*plan)))
+      return failure();
+  }
+  program = plan->clone();
+  PassManager pm(context);
+  pm.addPass(createStripTransfers());
+  return pm.run(*program);
+}
+
+/// The plan of `program` at `--budget`, by the HyperOffload pipeline; the
+/// program itself runs as written.
+LogicalResult planProgram(const RunArgs &args, MLIRContext *context,
+                          ModuleOp program, OwningOpRef<ModuleOp> &plan) {
+  plan = program.clone();
+  PassManager pm(context);
+  HyperOffloadPipelineOptions pipeline;
+  pipeline.hw = args.hw;
+  pipeline.hwOverrides = args.hwOverrides;
+  pipeline.budget = args.budget;
+  buildHyperOffloadPipeline(pm, pipeline);
+  return pm.run(*plan);
+}
+
 /// Makes `runtime`'s queues emulate the target's links: at `linkScale` of
 /// their bandwidth, with their latency slowed alike (as fast as memory
 /// copies at 0), and, with `issueScale` > 0, each copy costing the issuing
@@ -149,8 +195,8 @@ int run(const RunArgs &args) {
   if (failed(chosen))
     return 1;
   std::string name = chosen->getName().str();
-  auto arenaSize = (*chosen)->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
-  bool scheduled = arenaSize || hasTransfers(*chosen);
+  bool scheduled =
+      (*chosen)->hasAttr(kArenaSizeAttrName) || hasTransfers(*chosen);
 
   llvm::Expected<Target> target = loadTarget(args.hw);
   if (!target)
@@ -163,57 +209,22 @@ int run(const RunArgs &args) {
                        " is not planned yet; give --budget to plan it");
 
   OwningOpRef<ModuleOp> plan;
-  if (scheduled) {
-    // A schedule already (a plan, or transfers written by hand): it runs as
-    // it is, placed in an arena if it has none, next to the program
-    // without its transfers.
-    plan = std::move(program);
-    if (!arenaSize) {
-      PassManager pm(context.get());
-      AssignOffsetsOptions offsets;
-      offsets.hw = args.hw;
-      offsets.hwOverrides.assign(args.hwOverrides.begin(),
-                                 args.hwOverrides.end());
-      offsets.budget = args.budget;
-      pm.addPass(createAssignOffsets(offsets));
-      VerifyScheduleOptions verify;
-      verify.hw = offsets.hw;
-      verify.hwOverrides = offsets.hwOverrides;
-      verify.budget = args.budget;
-      pm.addPass(createVerifySchedule(verify));
-      if (failed(pm.run(*plan)))
-        return 1;
-      arenaSize =
-          plan->lookupSymbol<func::FuncOp>(name)->getAttrOfType<IntegerAttr>(
-              kArenaSizeAttrName);
-    }
-    program = plan->clone();
-    PassManager pm(context.get());
-    pm.addPass(createStripTransfers());
-    if (failed(pm.run(*program)))
-      return 1;
-  }
+  if (failed(scheduled ? takeSchedule(args, context.get(), program, plan)
+                       : planProgram(args, context.get(), *program, plan)))
+    return 1;
+  auto plannedFunction = plan->lookupSymbol<func::FuncOp>(name);
   // A schedule's budget is its arena unless one is given.
-  std::string budgetText = args.budget.empty()
-                               ? std::to_string(arenaSize.getInt()) + "B"
-                               : args.budget;
+  std::string budgetText =
+      args.budget.empty()
+          ? std::to_string(
+                plannedFunction->getAttrOfType<IntegerAttr>(kArenaSizeAttrName)
+                    .getInt()) +
+                "B"
+          : args.budget;
   llvm::Expected<int64_t> budget =
       parseMemoryBudget(budgetText, target->device.hbmCapacity);
   if (!budget)
     return reportError(budget.takeError());
-  if (!scheduled) {
-    // Plan a copy; the program itself runs as written.
-    plan = program->clone();
-    PassManager pm(context.get());
-    HyperOffloadPipelineOptions pipeline;
-    pipeline.hw = args.hw;
-    pipeline.hwOverrides = args.hwOverrides;
-    pipeline.budget = budgetText;
-    buildHyperOffloadPipeline(pm, pipeline);
-    if (failed(pm.run(*plan)))
-      return 1;
-  }
-  auto plannedFunction = plan->lookupSymbol<func::FuncOp>(name);
   SimulationOptions simulation;
   simulation.allocator = AllocatorKind::Static;
   simulation.budget = *budget;

@@ -153,26 +153,30 @@ static LogicalResult passArenaAsArgument(func::FuncOp function) {
   return success();
 }
 
-/// The bytes a caller passes for an argument made from `value`, in the
-/// layout the compiled code reads: every element, densely packed.
-static FailureOr<std::vector<int8_t>>
-getConstantBytes(func::FuncOp function, unsigned index, Attribute value) {
+/// The bytes a caller passes for an argument made from `value`, a tensor
+/// of `bytes` bytes, in the layout the compiled code reads: every element,
+/// densely packed.
+static FailureOr<std::vector<int8_t>> getConstantBytes(func::FuncOp function,
+                                                       unsigned index,
+                                                       Attribute value,
+                                                       int64_t bytes) {
   auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
-  unsigned bits = dense ? dense.getElementType().getIntOrFloatBitWidth() : 0;
-  if (!dense || bits % 8 != 0)
+  int64_t count = dense ? dense.getNumElements() : 0;
+  int64_t elementBytes = count > 0 ? bytes / count : 0;
+  ArrayRef<char> raw = dense ? dense.getRawData() : ArrayRef<char>();
+  int64_t stored = dense && dense.isSplat() ? elementBytes : bytes;
+  if (!dense || count == 0 || elementBytes * count != bytes ||
+      static_cast<int64_t>(raw.size()) != stored)
     return function.emitError()
            << "cannot run: argument " << index << " is the constant " << value
            << ", and only dense constants of whole-byte elements can be "
               "passed";
-  ArrayRef<char> raw = dense.getRawData();
-  int64_t elementBytes = bits / 8;
-  int64_t count = dense.getNumElements();
-  std::vector<int8_t> bytes(count * elementBytes);
+  std::vector<int8_t> result(bytes);
   for (int64_t i = 0; i < count; ++i)
-    std::memcpy(bytes.data() + i * elementBytes,
+    std::memcpy(result.data() + i * elementBytes,
                 raw.data() + (dense.isSplat() ? 0 : i * elementBytes),
                 elementBytes);
-  return bytes;
+  return result;
 }
 
 /// The slots of a function's argument or result types, as the plan left
@@ -204,7 +208,7 @@ collectSlots(func::FuncOp function, TypeRange types, bool arguments) {
     if (arguments)
       if (Attribute value = function.getArgAttr(index, kConstantAttrName)) {
         FailureOr<std::vector<int8_t>> bytes =
-            getConstantBytes(function, index, value);
+            getConstantBytes(function, index, value, slot.bytes);
         if (failed(bytes))
           return failure();
         slot.constant = std::move(*bytes);

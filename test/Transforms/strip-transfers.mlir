@@ -2,6 +2,15 @@
 // arguments and results are tensors, transfers are gone, a slice stored
 // into a remote is a tensor.insert_slice, and the plan's attributes go.
 // RUN: hyperoffload-opt %s -split-input-file -verify-diagnostics --ho-strip-transfers | FileCheck %s
+// The reactive runtime's replay, stripped, is the program it was made of
+// again: the tier copy of %w1 folds into %w1.
+// RUN: hyperoffload-opt %S/../Execution/Inputs/reactive-swap.mlir --ho-replay-reactive="hw=h200-pcie5 budget=14MB allocator=expandable" --ho-strip-transfers | FileCheck %s --check-prefix=REPLAY
+// REPLAY: func.func @f(%[[W1:[a-z0-9]+]]: tensor<1048576xf32>, %[[W2:[a-z0-9]+]]: tensor<1048576xf32>, %[[X:[a-z0-9]+]]: tensor<1048576xf32>) -> tensor<1048576xf32> {
+// REPLAY-NEXT: %[[A:.*]] = ho.compute "a"(%[[X]], %[[W1]])
+// REPLAY-NEXT: %[[B:.*]] = ho.compute "b"(%[[A]], %[[W2]])
+// REPLAY-NEXT: %[[C:.*]] = ho.compute "c"(%[[B]], %[[W1]])
+// REPLAY-NEXT: %[[D:.*]] = ho.compute "d"(%[[C]], %[[A]]) {tied_operands = array<i64: 1>}
+// REPLAY-NEXT: return %[[D]]
 
 // CHECK-LABEL: func.func @planned(
 // CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<64xf32> {ho.role = "weight"}, %[[X:[a-z0-9]+]]: tensor<64xf32>, %[[C:[a-z0-9]+]]: tensor<4x64xf32>)

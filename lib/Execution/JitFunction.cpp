@@ -90,8 +90,9 @@ static LogicalResult checkRunnable(func::FuncOp function) {
     }
     if (isa<HODialect>(op->getDialect())) {
       op->emitError() << "cannot run: '" << op->getName()
-                      << "' in a function without a plan (ho.arena_size); "
-                         "run takes the program before planning";
+                      << "' in a function without a static memory plan "
+                         "(ho.arena_size); place the schedule first "
+                         "(ho-assign-offsets)";
       return WalkResult::interrupt();
     }
     if (auto call = dyn_cast<func::CallOp>(op);

@@ -13,10 +13,12 @@
 #include "hyperoffload/InitAll.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <string>
 
 using namespace mlir;
@@ -175,5 +177,26 @@ TEST_F(ExecutedPlanTest, OverlappingOffsetIsReportedAtTheReader) {
                 "buffer"),
             std::string::npos)
       << comparison.integrityErrors.front();
+}
+
+// A schedule that no one placed has no arena to run in: compiling it says
+// so at its first transfer.
+TEST_F(ExecutedPlanTest, UnplacedScheduleIsRefusedAtItsFirstTransfer) {
+  std::string plan = kPlan.str();
+  size_t at = plan.find("\n      attributes {ho.arena_size = 64 : i64}");
+  ASSERT_NE(at, std::string::npos);
+  plan.erase(at, std::strlen("\n      attributes {ho.arena_size = 64 : i64}"));
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(plan, &context);
+  ASSERT_TRUE(module);
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    message = diagnostic.str();
+    return success();
+  });
+  EXPECT_TRUE(
+      failed(JitFunction::compile(*module, "step", JitFunction::Options())));
+  EXPECT_EQ(message, "cannot run: 'ho.prefetch' in a function without a "
+                     "static memory plan (ho.arena_size); place the schedule "
+                     "first (ho-assign-offsets)");
 }
 } // namespace

@@ -19,10 +19,18 @@ sets the planned and the reactive step times, simulated and measured,
 side by side. The replay does not execute the runtime's allocator stalls,
 so the reactive simulated column leaves them out (they are listed apart).
 
+With --examples it runs the bundled examples: examples/mlp.mlir's real
+linalg kernels, priced by a hardware file `hyperoffload calibrate` measures
+first on this machine (no padding: this does test the roofline), and
+examples/decode_step.mlir, a hand-written schedule of abstract ops, padded
+at S = 30000 (its kernels' loops over 32 MiB weights outrun 3000 x their
+modelled time).
+
 Wall-clock figures vary from run to run and machine to machine: this is a
 benchmark, not a test.
 
-  utils/sim-vs-measured.py [BUILD_DIR] [--scale S] [--repeat N] [--reactive]
+  utils/sim-vs-measured.py [BUILD_DIR] [--scale S] [--repeat N]
+                           [--reactive | --examples]
 """
 
 import argparse
@@ -42,6 +50,10 @@ REACTIVE_GRAPHS = [
      ["--mode", "train", "--seq", "256", "--batch", "4"], ["40MB", "30MB"]),
     ("reactive-swap.mlir", None, ["14MB"]),
 ]
+EXAMPLES = [
+    ("decode_step.mlir", 30000, [None]),
+    ("mlp.mlir", None, ["45MB", "40MB", "30MB"]),
+]
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
@@ -52,11 +64,14 @@ def seconds(text):
 
 
 def run(tool, graph, budget, scale, repeat, extra=()):
-    output = subprocess.run(
-        [tool, "run", graph, "--budget", budget, "--opt-level", "1",
-         "--compute-scale", str(scale), "--link-scale", str(1 / scale),
-         "--repeat", str(repeat), *extra],
-        capture_output=True, text=True)
+    """`hyperoffload run` padded to S = scale (scale None: real kernels)."""
+    command = [tool, "run", graph, "--repeat", str(repeat), *extra]
+    if budget:
+        command += ["--budget", budget]
+    if scale:
+        command += ["--opt-level", "1", "--compute-scale", str(scale),
+                    "--link-scale", str(1 / scale)]
+    output = subprocess.run(command, capture_output=True, text=True)
     if output.returncode != 0:
         raise SystemExit(f"{graph} at {budget}:\n{output.stdout}{output.stderr}")
     times = {}
@@ -99,6 +114,27 @@ def print_reactive_table(tool, directory, scale, repeat):
                   f"{reactive[1] / planned[1]:.2f}x |", flush=True)
 
 
+def print_examples_table(tool, directory, repeat):
+    calibrated = f"{directory}/this-machine.json"
+    subprocess.run([tool, "calibrate", "-o", calibrated], check=True,
+                   capture_output=True)
+    print("| example | budget | kernels | simulated step | measured | ratio | "
+          "simulated stall | measured stall |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, scale, budgets in EXAMPLES:
+        graph = str(ROOT / "examples" / name)
+        extra = [] if scale else ["--hw", calibrated]
+        kernels = (f"synthetic, padded x {scale:g}" if scale
+                   else "linalg, calibrated")
+        for budget in budgets:
+            times = run(tool, graph, budget, scale, repeat, extra)
+            step, stall = times["step time"], times["stall time"]
+            print(f"| {name} | {budget or 'as written'} | {kernels} | "
+                  f"{step[0]:.3f} s | {step[1]:.3f} s | "
+                  f"{step[1] / step[0]:.3f} | {stall[0] * 1e3:.2f} ms | "
+                  f"{stall[1] * 1e3:.2f} ms |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", default="build", type=pathlib.Path)
@@ -106,8 +142,14 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--reactive", action="store_true",
                         help="planned against the reactive runtime, run")
+    parser.add_argument("--examples", action="store_true",
+                        help="the bundled examples, mlp.mlir calibrated")
     args = parser.parse_args()
     tool = args.build / "bin" / "hyperoffload"
+    if args.examples:
+        with tempfile.TemporaryDirectory() as directory:
+            print_examples_table(tool, directory, args.repeat)
+        return 0
     if args.reactive:
         with tempfile.TemporaryDirectory() as directory:
             print_reactive_table(tool, directory, args.scale, args.repeat)

@@ -510,11 +510,21 @@ void ThreadedRuntime::synchronize() {
   for (auto &[id, queue] : state->queues)
     if (!queue->jobs.empty())
       state->demand(queue->jobs.back().done);
-  state->progress.wait(lock, [&] {
+  auto idle = [&] {
     return llvm::all_of(state->queues, [](const auto &entry) {
       return entry.second->jobs.empty() && !entry.second->busy;
     });
-  });
+  };
+  if (idle())
+    return;
+  // A step ends when its last copy lands (a result stored to a tier): the
+  // time the caller waits for that is a stall, as the simulator counts it.
+  auto start = std::chrono::steady_clock::now();
+  state->progress.wait(lock, idle);
+  state->waitSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ++state->waits;
 }
 
 ThreadedRuntime::WaitStats ThreadedRuntime::getWaitStats() {

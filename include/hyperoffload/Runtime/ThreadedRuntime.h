@@ -138,7 +138,8 @@ public:
   /// While held, queues take copies but start none, so that a test can
   /// look at transfers in flight; releasing lets them run.
   void holdQueues(bool hold);
-  /// Waits until every queue is idle. The queues must not be held.
+  /// Waits until every queue is idle, counting a wait that blocks in the
+  /// wait statistics. The queues must not be held.
   void synchronize();
   /// Per queue, once synchronized.
   std::map<int32_t, QueueStats> getQueueStats();

@@ -74,33 +74,15 @@ void mlir::ho::registerExecutionDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
-/// The runtime calls the threaded runtime does not implement yet.
-static bool isUnsupportedRuntimeCall(StringRef callee) {
-  return callee.starts_with(kRoutedPrefix) || callee.starts_with(kBlocksPrefix);
-}
-
 /// Fails with an error at the first op that cannot run: one no lowering
-/// to LLVM gives a meaning to, or a transfer the runtime lacks.
+/// to LLVM gives a meaning to.
 static LogicalResult checkRunnable(func::FuncOp function) {
   WalkResult walk = function.walk([&](Operation *op) {
-    if (isa<RoutedOp, GatherBlocksOp>(op)) {
-      op->emitError() << "cannot run: '" << op->getName()
-                      << "' (a selection made at run time) has no kernel on "
-                         "this machine yet";
-      return WalkResult::interrupt();
-    }
     if (isa<HODialect>(op->getDialect())) {
       op->emitError() << "cannot run: '" << op->getName()
                       << "' in a function without a static memory plan "
                          "(ho.arena_size); place the schedule first "
                          "(ho-assign-offsets)";
-      return WalkResult::interrupt();
-    }
-    if (auto call = dyn_cast<func::CallOp>(op);
-        call && isUnsupportedRuntimeCall(call.getCallee())) {
-      op->emitError() << "cannot run: the threaded runtime does not "
-                         "implement '"
-                      << call.getCallee() << "' yet";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

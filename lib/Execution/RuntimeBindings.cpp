@@ -69,8 +69,56 @@ ho_remote_t offloadSliceStart(int32_t tier, int32_t queue, ho_remote_t dest,
                          destStride);
 }
 
+ho_routed_t routedBegin(int64_t selectionOffset, int64_t numPicks,
+                        int64_t offset, int64_t slotBytes, int64_t slots) {
+  return getRuntime(kRoutedBegin)
+      .routedBegin(selectionOffset, numPicks, offset, slotBytes, slots);
+}
+
+void routedOffer(ho_routed_t group, int32_t tier, int32_t queue,
+                 int64_t expertId, ho_remote_t source) {
+  getRuntime(kRoutedOffer).routedOffer(group, tier, queue, expertId, source);
+}
+
+ho_event_t routedEvent(ho_routed_t group) {
+  return getRuntime(kRoutedEvent).routedEvent(group);
+}
+
+void routedEnsure(ho_routed_t group, int64_t selectionOffset, int64_t numPicks,
+                  int32_t tier, int32_t queue, int64_t expertId,
+                  ho_remote_t source) {
+  getRuntime(kRoutedEnsure)
+      .routedEnsure(group, selectionOffset, numPicks, tier, queue, expertId,
+                    source);
+}
+
+int64_t routedSlotExpert(ho_routed_t group, int64_t slot) {
+  return getRuntime(kRoutedSlotExpert).routedSlotExpert(group, slot);
+}
+
+ho_blocks_t blocksBegin(int32_t tier, int32_t queue, ho_remote_t source,
+                        int64_t selectionOffset, int64_t rows,
+                        int64_t picksPerRow, int64_t rowBytes,
+                        int64_t blockBytes, int64_t offset) {
+  return getRuntime(kBlocksBegin)
+      .blocksBegin(tier, queue, source, selectionOffset, rows, picksPerRow,
+                   rowBytes, blockBytes, offset);
+}
+
+ho_event_t blocksEvent(ho_blocks_t group) {
+  return getRuntime(kBlocksEvent).blocksEvent(group);
+}
+
+void blocksEnsure(ho_blocks_t group, int64_t selectionOffset) {
+  getRuntime(kBlocksEnsure).blocksEnsure(group, selectionOffset);
+}
+
 void integrityRead(int64_t offset, int64_t bytes, int64_t owner, int64_t site) {
   getRuntime(kIntegrityRead).checkRead(offset, bytes, owner, getSite(site));
+}
+
+void integrityReadSlots(ho_routed_t group, int64_t site) {
+  getRuntime(kIntegrityReadSlots).checkSlotsRead(group, getSite(site));
 }
 
 int64_t integrityWrite(int64_t offset, int64_t bytes, int64_t site) {
@@ -98,7 +146,16 @@ mlir::ho::getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
   bind(kPrefetchStart, &prefetchStart);
   bind(kEventWait, &eventWait);
   bind(kOffloadSliceStart, &offloadSliceStart);
+  bind(kRoutedBegin, &routedBegin);
+  bind(kRoutedOffer, &routedOffer);
+  bind(kRoutedEvent, &routedEvent);
+  bind(kRoutedEnsure, &routedEnsure);
+  bind(kRoutedSlotExpert, &routedSlotExpert);
+  bind(kBlocksBegin, &blocksBegin);
+  bind(kBlocksEvent, &blocksEvent);
+  bind(kBlocksEnsure, &blocksEnsure);
   bind(kIntegrityRead, &integrityRead);
+  bind(kIntegrityReadSlots, &integrityReadSlots);
   bind(kIntegrityWrite, &integrityWrite);
   bind(kIntegrityCopyOwner, &integrityCopyOwner);
   bind(kClockNanoseconds, &mlir::ho::clockNanoseconds);

@@ -284,9 +284,10 @@ static void fillPlace(const char *call, BlockGroup &group, int64_t place,
     llvm::report_fatal_error(llvm::formatv(
         "{0}: copy {1} holds {2} bytes, fewer than {3} rows of {4}", call,
         group.source, copy.bytes.size(), group.rows, group.rowBytes));
-  std::memcpy(getArenaRange(call, group.deviceOffset + place * group.blockBytes,
-                            group.blockBytes),
-              copy.bytes.data() + start, bytes);
+  int8_t *to = getArenaRange(
+      call, group.deviceOffset + place * group.blockBytes, group.blockBytes);
+  std::memcpy(to, copy.bytes.data() + start, bytes);
+  std::memset(to + bytes, 0, group.blockBytes - bytes);
   group.placeBlock[place] = block;
 }
 
@@ -392,6 +393,10 @@ ho_offload_slice_start(int32_t tier, int32_t queue, ho_remote_t dest,
 extern "C" void ho_integrity_read(int64_t offset, int64_t bytes,
                                   int64_t /*owner*/, int64_t /*site*/) {
   getArenaRange("ho_integrity_read", offset, bytes);
+}
+
+extern "C" void ho_integrity_read_slots(ho_routed_t group, int64_t /*site*/) {
+  getGroup("ho_integrity_read_slots", group);
 }
 
 extern "C" int64_t ho_integrity_write(int64_t offset, int64_t bytes,

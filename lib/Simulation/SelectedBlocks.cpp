@@ -135,6 +135,8 @@ void TimelineSimulator::issueSliceOffload(OffloadSliceOp offload) {
                     *getTensorSizeInBytes(offload.getSource().getType()),
                     "offload slice " + describeOp(offload));
   LinkChannel *channel = &getChannel(remote.getTier(), Direction::FromDevice);
+  // A wait for the updated remote, or a fetch of it, follows this copy.
+  offloadOf[offload.getResult()] = {channel, copy};
   // The source stays on the device until its copy is done.
   if (const BufferInfo *buffer = liveness.lookup(offload.getSource()))
     state[buffer->id].offloads.push_back({channel, copy});

@@ -432,7 +432,8 @@ LogicalResult TimelineSimulator::runAsWritten() {
         result.awaitStalls[op] = landed - now;
       waitUntil(landed, "await " + describeOp(op));
     } else if (auto wait = dyn_cast<WaitOffloadOp>(op)) {
-      // The verifier guarantees an ho.offload, which ran before.
+      // The verifier guarantees an ho.offload or ho.offload_slice, which
+      // ran before.
       auto [channel, transfer] = offloadOf.lookup(wait.getRemote());
       double stored = channel->finish(transfer);
       if (stored > now)

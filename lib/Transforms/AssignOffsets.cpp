@@ -105,7 +105,8 @@ static void writeArgumentOffsets(FunctionOpInterface function,
 }
 
 /// Makes every reuse of arena space wait for the offloads that free it. A
-/// buffer read by an `ho.offload` is freed when the copy completes, and the
+/// buffer read by an `ho.offload` (or stored into a slice of a remote with
+/// `ho.offload_slice`) is freed when the copy completes, and the
 /// plan placed a later buffer over it because, on the target simulated, the
 /// copy was done by then. On a slower link it would not be: an
 /// `ho.wait_offload` right before the op that allocates the later buffer
@@ -116,10 +117,11 @@ static unsigned orderReuseAfterOffloads(Block &body,
                                         const BufferLiveness &liveness,
                                         const OffsetAssignment &plan,
                                         const SimulationResult &run) {
-  DenseMap<BufferId, SmallVector<OffloadOp, 1>> offloadsOf;
-  for (auto offload : body.getOps<OffloadOp>())
-    if (const BufferInfo *source = liveness.lookup(offload.getSource()))
-      offloadsOf[source->id].push_back(offload);
+  DenseMap<BufferId, SmallVector<Operation *, 1>> offloadsOf;
+  for (Operation &op : body)
+    if (isa<OffloadOp, OffloadSliceOp>(op))
+      if (const BufferInfo *source = liveness.lookup(op.getOperand(0)))
+        offloadsOf[source->id].push_back(&op);
   if (offloadsOf.empty())
     return 0;
   auto overlaps = [&](BufferId a, BufferId b) {
@@ -127,8 +129,8 @@ static unsigned orderReuseAfterOffloads(Block &body,
     return aStart < bStart + liveness.getBuffer(b).size &&
            bStart < aStart + liveness.getBuffer(a).size;
   };
-  auto waitsBefore = [](OffloadOp offload, Operation *point) {
-    return llvm::any_of(offload.getResult().getUsers(), [&](Operation *user) {
+  auto waitsBefore = [](Operation *offload, Operation *point) {
+    return llvm::any_of(offload->getResult(0).getUsers(), [&](Operation *user) {
       return isa<WaitOffloadOp>(user) &&
              user->getBlock() == point->getBlock() &&
              user->isBeforeInBlock(point);
@@ -145,13 +147,13 @@ static unsigned orderReuseAfterOffloads(Block &body,
               run.lifetimes[later.id].firstEvent ||
           !overlaps(freed, later.id))
         continue;
-      for (OffloadOp offload : offloads) {
+      for (Operation *offload : offloads) {
         if (!offload->isBeforeInBlock(allocation) ||
             waitsBefore(offload, allocation))
           continue;
         OpBuilder builder(allocation);
         WaitOffloadOp::create(builder, allocation->getLoc(),
-                              offload.getResult());
+                              offload->getResult(0));
         ++added;
       }
     }

@@ -12,6 +12,7 @@
 
 #include "PlannableChecks.h"
 #include "RuntimeCalls.h"
+#include "SelectionPicks.h"
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::ho {
@@ -61,9 +63,11 @@ struct TransferInfo {
   int64_t selectionOffset = 0;
   int64_t numPicks = 0;
   Operation *slotsFrom = nullptr;
-  /// For a kernel, the tier of each remote expert (none for resident ones),
-  /// read before their types become handles.
+  /// For a kernel, the tier of each remote expert (none for resident ones)
+  /// and its cost, read before the experts' types become handles.
   SmallVector<std::optional<MemoryTier>> expertTiers;
+  int64_t flops = 0;
+  int64_t bytesAccessed = 0;
   /// Block prefetches: the source's layout, and picks per row.
   BlockLayout blocks;
   int64_t picksPerRow = 0;
@@ -222,6 +226,8 @@ LogicalResult RuntimeLowering::collect() {
       failed(checkTransfersAtTopLevel(function)) ||
       failed(verifyBuffersInArena(function, liveness)))
     return failure();
+  // The kernel that makes picks must know it once their readers are calls.
+  (void)markPickRanges(function, /*forRunning=*/false);
   for (Operation &op : function.getBody().front()) {
     TransferInfo info{&op};
     FailureOr<int64_t> offset = 0;
@@ -261,6 +267,8 @@ LogicalResult RuntimeLowering::collect() {
       if (failed(collectSelection(&op, routed.getSelection(), info)))
         return failure();
       info.slotsFrom = await.getFuture().getDefiningOp();
+      info.flops = routed.getFlopCount().value_or(0);
+      info.bytesAccessed = routed.getBytesAccessed().value_or(0);
       for (Type type : routed.getExperts().getTypes()) {
         auto remote = dyn_cast<RemoteType>(type);
         info.expertTiers.push_back(remote ? std::optional(remote.getTier())
@@ -425,12 +433,39 @@ void RuntimeLowering::lower(RoutedOp routed, const TransferInfo &info) {
          {});
   }
   operands.push_back(routed.getStaged());
-  // The kernel reads its resident experts and the slots, whose table
-  // ho_routed_slot_expert gives it; its cost stays the routed op's.
+  // The kernel's table of what each slot holds, read once the misses are
+  // in.
+  auto slotsType = cast<RankedTensorType>(routed.getStaged().getType());
+  SmallVector<Value> slotExperts;
+  for (int64_t slot = 0; slot < slotsType.getDimSize(0); ++slot)
+    slotExperts.push_back(call(loc, kRoutedSlotExpert,
+                               {group, constantI64(loc, slot)},
+                               builder.getI64Type()));
+  operands.push_back(tensor::FromElementsOp::create(
+      builder, loc,
+      RankedTensorType::get({slotsType.getDimSize(0)}, builder.getI64Type()),
+      slotExperts));
+  // The kernel reads its resident experts and the slots; its cost stays
+  // the routed op's, and its layout says which operand is which.
+  SmallVector<int64_t> residentIds;
+  for (auto [index, tier] : llvm::enumerate(info.expertTiers))
+    if (!tier)
+      residentIds.push_back(routed.getFirstExpert() + index);
   auto kernel = ComputeOp::create(builder, loc, routed.getResultTypes(),
                                   routed.getKind(), operands);
-  kernel.setFlopsAttr(builder.getI64IntegerAttr(*routed.getFlopCount()));
-  kernel.setBytesAttr(builder.getI64IntegerAttr(*routed.getBytesAccessed()));
+  kernel.setFlopsAttr(builder.getI64IntegerAttr(info.flops));
+  kernel.setBytesAttr(builder.getI64IntegerAttr(info.bytesAccessed));
+  kernel->setAttr(
+      kRoutedKernelAttrName,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr(
+               "inputs", builder.getI64IntegerAttr(routed.getInputs().size())),
+           builder.getNamedAttr("expert_ids",
+                                builder.getDenseI64ArrayAttr(residentIds)),
+           builder.getNamedAttr("total_experts",
+                                routed.getTotalExpertsAttr())}));
+  if (Attribute offsets = routed->getAttr(kOffsetsAttrName))
+    kernel->setAttr(kOffsetsAttrName, offsets);
   routed.replaceAllUsesWith(kernel.getResults());
 }
 

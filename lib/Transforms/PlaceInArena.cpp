@@ -15,9 +15,11 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "RuntimeCalls.h"
+#include "SelectionPicks.h"
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
+#include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Interfaces/CostOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -69,6 +71,10 @@ private:
   /// A read by `site`, reported right before `op`.
   void emitRead(Operation *op, Operation *site, const ArenaRange &range);
   Value emitWrite(Operation *op, const ArenaRange &range);
+  /// The reads of a lowered routed kernel: its slots are checked by the
+  /// runtime, which knows what each holds; false for any other op.
+  bool emitRoutedReads(Operation *op,
+                       const DenseMap<Value, ArenaRange> &ranges);
   std::optional<ArenaRange> rangeOfArenaTensor(bufferization::ToTensorOp op);
 
   ModuleOp module;
@@ -136,7 +142,9 @@ FailureOr<Value> ArenaPlacement::makeArenaTensor(Location loc, int64_t offset,
 LogicalResult ArenaPlacement::placeResult(OpResult result, int64_t offset) {
   Operation *op = result.getOwner();
   auto type = dyn_cast<RankedTensorType>(result.getType());
-  if (!type)
+  // A result without a buffer of its own (-1), such as one written in
+  // place of its operand, is where its operand is.
+  if (!type || offset < 0)
     return success();
   Location loc = op->getLoc();
   // A fresh buffer: compute writes the arena bytes directly.
@@ -267,9 +275,45 @@ ArenaPlacement::rangeOfArenaTensor(bufferization::ToTensorOp op) {
   return ArenaRange{*shift, *bytes, Value()};
 }
 
+/// The routed group whose slot table `table` is (the tensor of
+/// ho_routed_slot_expert calls ho-lower-to-runtime makes), or null.
+static Value getRoutedGroup(Value table) {
+  auto elements = table.getDefiningOp<tensor::FromElementsOp>();
+  if (!elements || elements.getElements().empty())
+    return {};
+  auto call = elements.getElements().front().getDefiningOp<func::CallOp>();
+  if (!call || call.getCallee() != kRoutedSlotExpert)
+    return {};
+  return call.getOperand(0);
+}
+
+bool ArenaPlacement::emitRoutedReads(
+    Operation *op, const DenseMap<Value, ArenaRange> &ranges) {
+  if (!isa<ComputeOp>(op) || !op->hasAttr(kRoutedKernelAttrName) ||
+      op->getNumOperands() < 2)
+    return false;
+  Value group = getRoutedGroup(op->getOperands().back());
+  if (!group)
+    return false;
+  Value staged = op->getOperand(op->getNumOperands() - 2);
+  for (Value operand : op->getOperands())
+    if (auto range = ranges.find(operand);
+        range != ranges.end() && operand != staged)
+      emitRead(op, op, range->second);
+  Type i64 = builder.getI64Type();
+  func::FuncOp callee = declare(kIntegrityReadSlots, {i64, i64}, {});
+  builder.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  func::CallOp::create(builder, loc, callee,
+                       ValueRange{group, constantI64(loc, getSite(op))});
+  return true;
+}
+
 /// The operand a result of `op` is written in place of, if any.
 static OpOperand *getTiedOperand(OpResult result) {
   Operation *op = result.getOwner();
+  if (auto compute = dyn_cast<ComputeOp>(op))
+    return compute.getTiedOperand(result);
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
     return dps.getTiedOpOperand(result);
   if (auto copy = dyn_cast<bufferization::MaterializeInDestinationOp>(op))
@@ -333,9 +377,10 @@ void ArenaPlacement::instrument() {
     Operation *site = &op;
     if (copied != copiedResultOf.end() && copied->second)
       site = copied->second;
-    for (Value operand : op.getOperands())
-      if (auto range = ranges.find(operand); range != ranges.end())
-        emitRead(&op, site, range->second);
+    if (!emitRoutedReads(&op, ranges))
+      for (Value operand : op.getOperands())
+        if (auto range = ranges.find(operand); range != ranges.end())
+          emitRead(&op, site, range->second);
     builder.setInsertionPointAfter(&op);
     for (OpResult result : op.getResults()) {
       OpOperand *tied = getTiedOperand(result);

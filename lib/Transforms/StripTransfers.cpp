@@ -3,9 +3,11 @@
 // Removes every transfer of a scheduled function: a remote argument or
 // result becomes the tensor it holds, an offload's remote is the tensor it
 // stored, an awaited prefetch reads the tensor it fetched, a slice stored
-// into a remote is a tensor.insert_slice, and waits for offloads go. What
-// is left computes the same values with everything on the device, so a
-// planned file can be run next to the program it came from.
+// into a remote is a tensor.insert_slice, waits for offloads go, and a
+// routed kernel or block gather reads its experts or source in place of
+// the slots a routed or block prefetch staged. What is left computes the
+// same values with everything on the device, so a planned file can be run
+// next to the program it came from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,30 +53,41 @@ void foldTierCopies(func::FuncOp function) {
   (void)function.eraseArguments(copies);
 }
 
-/// Whether every ho op of `function` is one this pass removes or keeps:
-/// compute anywhere, transfers in the body block only.
+/// Whether `op` reads slots or blocks a prefetch staged.
+bool isStagedRead(Operation *op) {
+  if (auto routed = dyn_cast<RoutedOp>(op))
+    return static_cast<bool>(routed.getStaged());
+  if (auto gather = dyn_cast<GatherBlocksOp>(op))
+    return static_cast<bool>(gather.getStaged());
+  return false;
+}
+
+/// Whether every ho op of `function` is one this pass can remove or keep:
+/// compute anywhere, transfers and staged reads in the body block only.
 LogicalResult checkRemovable(func::FuncOp function) {
   Block &body = function.getBody().front();
   WalkResult walk = function.walk([&](Operation *op) {
-    if (!isa<HODialect>(op->getDialect()) || isa<ComputeOp>(op))
+    if (!isa<HODialect>(op->getDialect()) || op->getBlock() == &body ||
+        isa<ComputeOp>(op) ||
+        (isa<RoutedOp, GatherBlocksOp>(op) && !isStagedRead(op)))
       return WalkResult::advance();
-    if (!isa<OffloadOp, OffloadSliceOp, PrefetchOp, AwaitOp, WaitOffloadOp>(
-            op)) {
-      op->emitError() << "'" << op->getName()
-                      << "' reads tensors picked at run time; only functions "
-                         "of ho.compute, ho.offload(_slice), ho.prefetch, "
-                         "ho.await and ho.wait_offload lose their transfers";
-      return WalkResult::interrupt();
-    }
-    if (op->getBlock() != &body) {
-      op->emitError() << "cannot remove '" << op->getName()
-                      << "' inside a region; only the transfers of the "
-                         "function body are removed";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
+    op->emitError() << "cannot remove '" << op->getName()
+                    << "' inside a region; only the transfers of the "
+                       "function body are removed";
+    return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// The slots a routed or block prefetch staged exist only in the plan:
+/// the ops that read them read their experts or source instead.
+void dropStagedOperands(Block &body) {
+  for (Operation &op : body) {
+    if (auto routed = dyn_cast<RoutedOp>(op))
+      routed.getStagedMutable().clear();
+    else if (auto gather = dyn_cast<GatherBlocksOp>(op))
+      gather.getStagedMutable().clear();
+  }
 }
 
 LogicalResult stripTransfers(func::FuncOp function) {
@@ -85,6 +98,8 @@ LogicalResult stripTransfers(func::FuncOp function) {
   for (BlockArgument argument : body.getArguments())
     if (auto remote = dyn_cast<RemoteType>(argument.getType()))
       argument.setType(remote.getTensorType());
+
+  dropStagedOperands(body);
 
   // In body order, so that each transfer's operand is already a tensor.
   OpBuilder builder(function.getContext());
@@ -102,22 +117,40 @@ LogicalResult stripTransfers(func::FuncOp function) {
           strides);
       slice.getResult().replaceAllUsesWith(updated);
     } else if (auto await = dyn_cast<AwaitOp>(op)) {
-      auto prefetch = await.getFuture().getDefiningOp<PrefetchOp>();
-      if (!prefetch)
-        return await.emitError()
-               << "awaits a future that no ho.prefetch of this block made";
-      await.getResult().replaceAllUsesWith(prefetch.getSource());
+      Operation *issuer = await.getFuture().getDefiningOp();
+      if (isa_and_nonnull<PrefetchRoutedOp, PrefetchBlocksOp>(issuer)) {
+        if (!await->use_empty()) {
+          InFlightDiagnostic diag =
+              await.emitError()
+              << "its staged "
+              << (isa<PrefetchRoutedOp>(issuer) ? "experts" : "blocks")
+              << " are read by an op other than the ho.routed or "
+                 "ho.gather_blocks they stage, which the program has no "
+                 "value for";
+          diag.attachNote((*await->getUsers().begin())->getLoc())
+              << "read here";
+          return diag;
+        }
+      } else {
+        auto prefetch = dyn_cast_or_null<PrefetchOp>(issuer);
+        if (!prefetch)
+          return await.emitError()
+                 << "awaits a future that no ho.prefetch of this block made";
+        await.getResult().replaceAllUsesWith(prefetch.getSource());
+      }
     } else if (!isa<WaitOffloadOp>(op)) {
       continue;
     }
     op.dropAllUses();
     op.erase();
   }
-  for (PrefetchOp prefetch : llvm::to_vector(body.getOps<PrefetchOp>())) {
-    if (!prefetch->use_empty())
-      return prefetch.emitError()
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (!isa<PrefetchOp, PrefetchRoutedOp, PrefetchBlocksOp>(op))
+      continue;
+    if (!op.use_empty())
+      return op.emitError()
              << "its future is used by an op other than ho.await";
-    prefetch.erase();
+    op.erase();
   }
 
   removePlanAttributes(function);

@@ -1,7 +1,8 @@
 // ho-lower-to-runtime turns a routed prefetch into a runtime group that
 // fetches the experts the picks name into its slots, and the routed kernel
 // into the calls that fetch what a wrong prediction missed, then the
-// kernel over the resident experts and the slots.
+// kernel over the resident experts and the slots, with the table of the
+// expert each slot holds and a layout that says which operand is which.
 // RUN: hyperoffload-opt %s --ho-lower-to-runtime -split-input-file -verify-diagnostics | FileCheck %s
 // RUN: hyperoffload-opt %s --ho-lower-to-runtime -split-input-file -verify-diagnostics | hyperoffload-opt -split-input-file -o /dev/null
 
@@ -9,9 +10,11 @@
 // CHECK-DAG: func.func private @ho_routed_offer(i64, i32, i32, i64, i64)
 // CHECK-DAG: func.func private @ho_routed_event(i64) -> i64
 // CHECK-DAG: func.func private @ho_routed_ensure(i64, i64, i64, i32, i32, i64, i64)
+// CHECK-DAG: func.func private @ho_routed_slot_expert(i64, i64) -> i64
 // CHECK-LABEL: func.func @moe
 // CHECK-SAME: (%[[X:.+]]: tensor<4xf32> {ho.offset = 0 : i64}, %[[E0:.+]]: tensor<250000xf32> {ho.offset = 64 : i64}, %[[E1:.+]]: i64, %[[E2:.+]]: i64)
-// CHECK: %[[IDS:.+]] = ho.compute "topk"
+// The router's kernel is marked as making picks among 3 experts.
+// CHECK: %[[IDS:.+]] = ho.compute "topk"(%[[X]]) {ho.offsets = array<i64: 1000064>, ho.pick_ranges = array<i64: 3>}
 // The picks are 2 int32 ids at offset 1000064; two 1 MB slots at 1000128.
 // CHECK: %[[SEL:.+]] = arith.constant 1000064 : i64
 // CHECK: %[[PICKS:.+]] = arith.constant 2 : i64
@@ -29,7 +32,11 @@
 // CHECK: %[[STAGED:.+]] = bufferization.to_tensor %[[VIEW]]
 // CHECK: call @ho_routed_ensure(%[[G]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[E1]])
 // CHECK: call @ho_routed_ensure(%[[G]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[E2]])
-// CHECK: %[[Y:.+]] = ho.compute "ffn"(%[[X]], %[[IDS]], %[[E0]], %[[STAGED]]) {bytes = {{[0-9]+}} : i64, flops = {{[0-9]+}} : i64}
+// The kernel's table of what each slot holds, once the misses are in.
+// CHECK: %[[SLOT0:.+]] = call @ho_routed_slot_expert(%[[G]], %{{.+}})
+// CHECK: %[[SLOT1:.+]] = call @ho_routed_slot_expert(%[[G]], %{{.+}})
+// CHECK: %[[TABLE:.+]] = tensor.from_elements %[[SLOT0]], %[[SLOT1]] : tensor<2xi64>
+// CHECK: %[[Y:.+]] = ho.compute "ffn"(%[[X]], %[[IDS]], %[[E0]], %[[STAGED]], %[[TABLE]]) {bytes = {{[0-9]+}} : i64, flops = {{[0-9]+}} : i64, ho.offsets = array<i64: 3000128>, ho.routed_kernel = {expert_ids = array<i64: 0>, inputs = 1 : i64, total_experts = 3 : i64}}
 // CHECK: return %[[Y]]
 // CHECK-NOT: ho.routed
 // CHECK-NOT: ho.prefetch_routed

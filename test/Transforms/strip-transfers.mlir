@@ -43,12 +43,43 @@ func.func @planned(%w: !ho.remote<tensor<64xf32>, host> {ho.role = "weight"}, %x
 
 // -----
 
-// Blocks picked at run time have no place in a program without transfers.
-func.func @picked(%c: !ho.remote<tensor<2x10x8xbf16>>, %sel: tensor<2x2xi32>) -> tensor<2x8x8xbf16> {
-  // expected-error @below {{'ho.prefetch_blocks' reads tensors picked at run time; only functions of ho.compute, ho.offload(_slice), ho.prefetch, ho.await and ho.wait_offload lose their transfers}}
+// Staged experts and blocks: the prefetches go, and the kernel and the
+// gather read the experts and the cache on the device.
+// CHECK-LABEL: func.func @selections(
+// CHECK-SAME: %[[IDS:[^:]+]]: tensor<1x1xi32>, %[[E0:[^:]+]]: tensor<16xf32>, %[[E1:[^:]+]]: tensor<16xf32>, %[[C:[^:]+]]: tensor<2x10x8xbf16>, %[[SEL:[^:]+]]: tensor<2x2xi32>)
+// CHECK-NOT: prefetch
+// CHECK-NOT: ho.await
+// CHECK: %[[Y:.+]] = ho.routed "expert_ffn"(%{{.+}} : tensor<4xf32>) by %[[IDS]] : tensor<1x1xi32> experts(%[[E0]], %[[E1]] : tensor<16xf32>, tensor<16xf32>) {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<4xf32>
+// CHECK: %[[G:.+]] = ho.gather_blocks %[[C]][%[[SEL]]] {axis = 1 : i64, block_size = 4 : i64} : tensor<2x10x8xbf16>, tensor<2x2xi32> -> tensor<2x8x8xbf16>
+// CHECK: return %[[Y]], %[[G]]
+func.func @selections(%x: tensor<4xf32>, %ids: tensor<1x1xi32>,
+                      %e0: tensor<16xf32>, %e1: !ho.remote<tensor<16xf32>>,
+                      %c: !ho.remote<tensor<2x10x8xbf16>>, %sel: tensor<2x2xi32>)
+    -> (tensor<4xf32>, tensor<2x8x8xbf16>) {
+  %r = ho.prefetch_routed %ids : tensor<1x1xi32> experts(%e1 : !ho.remote<tensor<16xf32>>)
+      {expert_ids = array<i64: 1>, total_experts = 2 : i64} -> !ho.future<tensor<1x16xf32>>
   %f = ho.prefetch_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
       : !ho.remote<tensor<2x10x8xbf16>>, tensor<2x2xi32> -> !ho.future<tensor<2x8x8xbf16>>
+  %slots = ho.await %r : !ho.future<tensor<1x16xf32>> -> tensor<1x16xf32>
+  %y = ho.routed "expert_ffn"(%x : tensor<4xf32>) by %ids : tensor<1x1xi32>
+      experts(%e0, %e1 : tensor<16xf32>, !ho.remote<tensor<16xf32>>)
+      staged(%slots : tensor<1x16xf32>)
+      {first_expert = 0 : i64, total_experts = 2 : i64} -> tensor<4xf32>
   %t = ho.await %f : !ho.future<tensor<2x8x8xbf16>> -> tensor<2x8x8xbf16>
+  %g = ho.gather_blocks %c[%sel] staged(%t : tensor<2x8x8xbf16>) {axis = 1 : i64, block_size = 4 : i64}
+      : !ho.remote<tensor<2x10x8xbf16>>, tensor<2x2xi32> -> tensor<2x8x8xbf16>
+  return %y, %g : tensor<4xf32>, tensor<2x8x8xbf16>
+}
+
+// -----
+
+// Staged blocks read as they are have no value in the program.
+func.func @picked(%c: !ho.remote<tensor<2x10x8xbf16>>, %sel: tensor<2x2xi32>) -> tensor<2x8x8xbf16> {
+  %f = ho.prefetch_blocks %c[%sel] {axis = 1 : i64, block_size = 4 : i64}
+      : !ho.remote<tensor<2x10x8xbf16>>, tensor<2x2xi32> -> !ho.future<tensor<2x8x8xbf16>>
+  // expected-error @below {{its staged blocks are read by an op other than the ho.routed or ho.gather_blocks they stage, which the program has no value for}}
+  %t = ho.await %f : !ho.future<tensor<2x8x8xbf16>> -> tensor<2x8x8xbf16>
+  // expected-note @below {{read here}}
   return %t : tensor<2x8x8xbf16>
 }
 

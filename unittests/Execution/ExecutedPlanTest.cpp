@@ -7,16 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "hyperoffload/Execution/JitFunction.h"
-#include "hyperoffload/Execution/PlanExecution.h"
+#include "ExecutionTest.h"
 
-#include "hyperoffload/InitAll.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "gtest/gtest.h"
 
 #include <cstring>
 #include <string>
@@ -61,67 +54,13 @@ constexpr llvm::StringLiteral kProgram = R"mlir(
   }
 )mlir";
 
-/// Erases the `index`-th call of `callee` in `module`.
-void eraseCall(ModuleOp module, StringRef callee, unsigned index) {
-  SmallVector<func::CallOp> calls;
-  module.walk([&](func::CallOp call) {
-    if (call.getCallee() == callee)
-      calls.push_back(call);
-  });
-  ASSERT_LT(index, calls.size());
-  calls[index].erase();
-}
-
-class ExecutedPlanTest : public ::testing::Test {
+class ExecutedPlanTest : public ExecutionTest {
 protected:
-  ExecutedPlanTest() {
-    DialectRegistry registry;
-    registerHyperOffloadDialects(registry);
-    registerExecutionDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
-
-  std::unique_ptr<JitFunction> compile(StringRef source,
-                                       const JitFunction::Options &options) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, &context);
-    EXPECT_TRUE(module);
-    if (!module)
-      return nullptr;
-    FailureOr<std::unique_ptr<JitFunction>> jit =
-        JitFunction::compile(*module, "step", options);
-    EXPECT_TRUE(succeeded(jit));
-    return succeeded(jit) ? std::move(*jit) : nullptr;
-  }
-
-  /// Runs `plan` (after `edit` of its lowered module) against the program,
-  /// every copy started only when a wait needs it.
   ExecutionComparison run(StringRef plan,
                           std::function<void(ModuleOp)> edit = nullptr,
                           bool checkIntegrity = true) {
-    JitFunction::Options options;
-    options.checkIntegrity = checkIntegrity;
-    std::unique_ptr<JitFunction> program = compile(kProgram, options);
-    options.editLowered = std::move(edit);
-    std::unique_ptr<JitFunction> planned = compile(plan, options);
-    if (!program || !planned)
-      return {};
-    ExecutionOptions execution;
-    execution.repetitions = 1;
-    execution.runtime.copyOnlyWhenWaited = true;
-    execution.runtime.checkIntegrity = checkIntegrity;
-    llvm::Expected<ExecutionComparison> comparison =
-        compareWithUnplanned(*program, *planned, execution);
-    EXPECT_TRUE(static_cast<bool>(comparison));
-    if (!comparison) {
-      llvm::consumeError(comparison.takeError());
-      return {};
-    }
-    return std::move(*comparison);
+    return compare(kProgram, plan, std::move(edit), checkIntegrity);
   }
-
-  MLIRContext context;
 };
 
 TEST_F(ExecutedPlanTest, IntactPlanComputesTheSameBits) {

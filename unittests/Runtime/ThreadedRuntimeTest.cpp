@@ -204,3 +204,58 @@ TEST(ThreadedRuntimeTest, WaitUntilEndsNoEarlier) {
   EXPECT_GE(clockNanoseconds(), end);
 }
 } // namespace
+
+/// Writes int32 `picks` into the arena at `offset`, as a router would.
+static void writePicks(ThreadedRuntime &runtime, int64_t offset,
+                       const std::vector<int32_t> &picks, int64_t owner) {
+  std::vector<int8_t> bytes(picks.size() * 4);
+  std::memcpy(bytes.data(), picks.data(), bytes.size());
+  computeWrites(runtime, offset, bytes, owner);
+}
+
+// Two experts of four picked, one of them guessed right: the guess is
+// fetched, the miss replaces the wrong guess, and the slot table says
+// which slot holds which expert.
+TEST(ThreadedRuntimeTest, RoutedMissReplacesAWrongGuess) {
+  ThreadedRuntime runtime(withArena(128));
+  std::vector<ho_remote_t> experts;
+  for (int8_t e = 0; e < 4; ++e)
+    experts.push_back(
+        runtime.createCopy(HO_TIER_POOL, makePattern(16, 16 * e), 10 + e));
+  writePicks(runtime, 0, {1, 3}, 1); // the guess
+  writePicks(runtime, 8, {1, 2}, 2); // the router's picks
+  ho_routed_t group = runtime.routedBegin(0, 2, 64, 16, 2);
+  for (int64_t e = 0; e < 4; ++e)
+    runtime.routedOffer(group, HO_TIER_POOL, 0, e, experts[e]);
+  runtime.eventWait(runtime.routedEvent(group));
+  for (int64_t e = 0; e < 4; ++e)
+    runtime.routedEnsure(group, 8, 2, HO_TIER_POOL, 0, e, experts[e]);
+  EXPECT_EQ(runtime.routedSlotExpert(group, 0), 1);
+  EXPECT_EQ(runtime.routedSlotExpert(group, 1), 2);
+  EXPECT_EQ(arenaBytes(runtime, 64, 16), makePattern(16, 16));
+  EXPECT_EQ(arenaBytes(runtime, 80, 16), makePattern(16, 32));
+  runtime.checkSlotsRead(group, "loc(\"expert_ffn\")");
+  EXPECT_EQ(runtime.getIntegrityErrors(), std::vector<std::string>());
+  EXPECT_EQ(runtime.getQueueStats()[0].copies, 3);
+}
+
+// Blocks of 3 bytes of a 7-byte row (the last one short) picked on a
+// guess: ensure moves the block the row holds elsewhere, fetches the one
+// it lacks, and a short block's place ends in zeros.
+TEST(ThreadedRuntimeTest, BlocksEnsureMovesHeldBlocksAndFetchesMissing) {
+  ThreadedRuntime runtime(withArena(128));
+  ho_remote_t cache = runtime.createCopy(HO_TIER_POOL, makePattern(7, 1), 9);
+  writePicks(runtime, 0, {2, 0}, 1); // the guess
+  writePicks(runtime, 8, {1, 2}, 2); // the selection
+  ho_blocks_t group =
+      runtime.blocksBegin(HO_TIER_POOL, 0, cache, 0, 1, 2, 7, 3, 64);
+  runtime.eventWait(runtime.blocksEvent(group));
+  EXPECT_EQ(arenaBytes(runtime, 64, 6),
+            (std::vector<int8_t>{7, 0, 0, 1, 2, 3}));
+  runtime.blocksEnsure(group, 8);
+  EXPECT_EQ(arenaBytes(runtime, 64, 6),
+            (std::vector<int8_t>{4, 5, 6, 7, 0, 0}));
+  runtime.checkRead(64, 6, 9, "loc(\"gather\")");
+  EXPECT_EQ(runtime.getIntegrityErrors(), std::vector<std::string>());
+  EXPECT_EQ(runtime.getQueueStats()[0].copies, 2);
+}

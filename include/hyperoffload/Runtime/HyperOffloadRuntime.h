@@ -109,7 +109,7 @@ int64_t ho_routed_slot_expert(ho_routed_t group, int64_t slot);
  * `block_bytes` (the last may be short). Picks are `rows * picks_per_row`
  * int32 block indices in the arena at `selection_offset`, row by row; the
  * blocks land side by side at `device_offset`, `picks_per_row` full-size
- * places per row. */
+ * places per row, and the place of a short block ends in zeros. */
 typedef int64_t ho_blocks_t;
 
 /* Starts copying the blocks of `source` (a copy in `tier`) that the picks
@@ -146,6 +146,10 @@ ho_remote_t ho_offload_slice_start(int32_t tier, int32_t queue,
  * [offset, offset + bytes), expecting the data `owner`... */
 void ho_integrity_read(int64_t offset, int64_t bytes, int64_t owner,
                        int64_t site);
+
+/* ...or is about to read the slots of the routed group `group` that hold
+ * an expert (a routed kernel's staged experts)... */
+void ho_integrity_read_slots(ho_routed_t group, int64_t site);
 
 /* ...or has written them; returns a new owner naming what it wrote. */
 int64_t ho_integrity_write(int64_t offset, int64_t bytes, int64_t site);

@@ -24,20 +24,19 @@ constexpr llvm::StringLiteral kRoutedBegin = "ho_routed_begin";
 constexpr llvm::StringLiteral kRoutedOffer = "ho_routed_offer";
 constexpr llvm::StringLiteral kRoutedEvent = "ho_routed_event";
 constexpr llvm::StringLiteral kRoutedEnsure = "ho_routed_ensure";
+constexpr llvm::StringLiteral kRoutedSlotExpert = "ho_routed_slot_expert";
 constexpr llvm::StringLiteral kBlocksBegin = "ho_blocks_begin";
 constexpr llvm::StringLiteral kBlocksEvent = "ho_blocks_event";
 constexpr llvm::StringLiteral kBlocksEnsure = "ho_blocks_ensure";
 constexpr llvm::StringLiteral kOffloadSliceStart = "ho_offload_slice_start";
 constexpr llvm::StringLiteral kIntegrityRead = "ho_integrity_read";
+constexpr llvm::StringLiteral kIntegrityReadSlots = "ho_integrity_read_slots";
 constexpr llvm::StringLiteral kIntegrityWrite = "ho_integrity_write";
 constexpr llvm::StringLiteral kIntegrityCopyOwner = "ho_integrity_copy_owner";
 /// The clock and wait that give synthetic kernels their modelled time
 /// (ho-synthesize-kernels{time-scale}).
 constexpr llvm::StringLiteral kClockNanoseconds = "ho_clock_ns";
 constexpr llvm::StringLiteral kWaitUntilNanoseconds = "ho_wait_until_ns";
-/// The prefixes of the routed-expert and picked-block calls.
-constexpr llvm::StringLiteral kRoutedPrefix = "ho_routed_";
-constexpr llvm::StringLiteral kBlocksPrefix = "ho_blocks_";
 
 } // namespace ho
 } // namespace mlir

@@ -16,8 +16,11 @@
 // since overwritten (two live buffers at overlapping offsets) are reported
 // with the op that did it. Bytes a prefetch has not filled yet are poisoned.
 //
-// Routed and picked-block prefetches (ho_routed_*, ho_blocks_*) are not
-// implemented here; ReferenceRuntime.h has them.
+// Routed and picked-block prefetches (ho_routed_*, ho_blocks_*) read the
+// picks compute wrote into the arena and copy only what they name, like
+// any prefetch; their ensure calls, right before the kernel, wait for the
+// group's copies and fetch what a wrong prediction missed, blocking the
+// caller (a stall). Slots and places are checked like any arena bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,10 +125,34 @@ public:
                                 int64_t runs, int64_t destOffset,
                                 int64_t destStride);
 
+  /// Routed prefetches (HyperOffloadRuntime.h). A group's copies run on
+  /// one queue, so its event is that of its last copy.
+  ho_routed_t routedBegin(int64_t selectionOffset, int64_t numPicks,
+                          int64_t deviceOffset, int64_t slotBytes,
+                          int64_t slots);
+  void routedOffer(ho_routed_t group, int32_t tier, int32_t queue,
+                   int64_t expertId, ho_remote_t source);
+  ho_event_t routedEvent(ho_routed_t group);
+  void routedEnsure(ho_routed_t group, int64_t selectionOffset,
+                    int64_t numPicks, int32_t tier, int32_t queue,
+                    int64_t expertId, ho_remote_t source);
+  int64_t routedSlotExpert(ho_routed_t group, int64_t slot);
+  /// Picked blocks: one copy per row; a block shorter than its place (the
+  /// last of a row) leaves the rest of the place zero.
+  ho_blocks_t blocksBegin(int32_t tier, int32_t queue, ho_remote_t source,
+                          int64_t selectionOffset, int64_t rows,
+                          int64_t picksPerRow, int64_t rowBytes,
+                          int64_t blockBytes, int64_t deviceOffset);
+  ho_event_t blocksEvent(ho_blocks_t group);
+  void blocksEnsure(ho_blocks_t group, int64_t selectionOffset);
+
   /// Integrity checking: compute at `where` is about to read the arena
   /// bytes [offset, offset + bytes) as the buffer `owner`...
   void checkRead(int64_t offset, int64_t bytes, int64_t owner,
                  llvm::StringRef where);
+  /// ...or the slots of a routed group that hold an expert, each as the
+  /// data of the copy it was filled from...
+  void checkSlotsRead(ho_routed_t group, llvm::StringRef where);
   /// ...or has written them as `owner`.
   void recordWrite(int64_t offset, int64_t bytes, int64_t owner,
                    llvm::StringRef where);

@@ -278,6 +278,16 @@ def SynthesizeKernels : Pass<"ho-synthesize-kernels", "::mlir::ModuleOp"> {
     results must be tensors of static shape with integer, index or float
     elements.
 
+    Run-time selections run too. A result that a routed kernel or a block
+    gather reads as picks holds valid ones: the j-th id of row r is
+    (h + j) mod N, for a hash h of the checksums and r, and N the experts
+    or blocks it picks among, so a row's ids are distinct and depend on the
+    inputs. `ho.routed`, and the kernel `ho-lower-to-runtime` makes of it,
+    reads only the experts its picks name, keyed by global id and summed:
+    where an expert is (resident or in any slot) does not change the bits.
+    `ho.gather_blocks` of a device tensor is the gather it stands for, with
+    zeros past a short last block.
+
     With `time-scale` S > 0, each kernel also takes at least S times the
     op's modelled time on `hw` (the roofline of its FLOPs and bytes, as the
     simulator prices it): it reads `ho_clock_ns()` before and calls
@@ -296,6 +306,7 @@ def SynthesizeKernels : Pass<"ho-synthesize-kernels", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect"
   ];
 }
@@ -601,14 +612,17 @@ def StripTransfers : Pass<"ho-strip-transfers", "::mlir::ModuleOp"> {
       awaited by `ho.await` reads the tensor it fetched, and a
       `ho.wait_offload` goes;
     - a `ho.offload_slice` becomes the `tensor.insert_slice` it stands for;
+    - a `ho.prefetch_routed` or `ho.prefetch_blocks` and its `ho.await` go,
+      and the `ho.routed` or `ho.gather_blocks` that read the staged slots
+      read their experts or source, now on the device;
     - the static memory plan's attributes (`ho.arena_size`, `ho.offsets`,
       `ho.offset`) go.
 
     The values computed are those of the schedule, so `hyperoffload run`
-    runs a planned file next to this program and compares them. Functions
-    with `ho.routed`, `ho.prefetch_routed`, `ho.gather_blocks` or
-    `ho.prefetch_blocks` (tensors picked at run time), or with transfers
-    inside a region, are refused with an error at that op.
+    runs a planned file next to this program and compares them. A function
+    with transfers inside a region, or whose staged slots or blocks are
+    read by anything but the op they stage, is refused with an error at
+    that op.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }

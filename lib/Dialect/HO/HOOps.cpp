@@ -180,9 +180,10 @@ LogicalResult AwaitOp::verify() {
 #include "hyperoffload/Dialect/HO/HOOps.cpp.inc"
 
 LogicalResult WaitOffloadOp::verify() {
-  if (!getRemote().getDefiningOp<OffloadOp>())
+  Operation *store = getRemote().getDefiningOp();
+  if (!isa_and_nonnull<OffloadOp, OffloadSliceOp>(store))
     return emitOpError() << "waits for an offload, but its operand is not "
-                            "the result of ho.offload";
+                            "the result of ho.offload or ho.offload_slice";
   return success();
 }
 

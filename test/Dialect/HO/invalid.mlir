@@ -205,7 +205,7 @@ func.func @compute_on_remote(%r: !ho.remote<tensor<4xf32>>) {
 // -----
 
 func.func @wait_for_no_offload(%r: !ho.remote<tensor<4xf32>>) {
-  // expected-error @below {{'ho.wait_offload' op waits for an offload, but its operand is not the result of ho.offload}}
+  // expected-error @below {{'ho.wait_offload' op waits for an offload, but its operand is not the result of ho.offload or ho.offload_slice}}
   ho.wait_offload %r : !ho.remote<tensor<4xf32>>
   return
 }

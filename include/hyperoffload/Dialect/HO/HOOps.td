@@ -434,8 +434,8 @@ def HO_WaitOffloadOp : HO_Op<"wait_offload", [
                    MemWrite<HO_TransferQueueResource>]>]> {
   let summary = "wait until an offload has landed in its tier";
   let description = [{
-    Blocks the compute stream until the copy of the `ho.offload` that
-    produced `$remote` has completed. An offload is otherwise asynchronous:
+    Blocks the compute stream until the copy of the `ho.offload` (or
+    `ho.offload_slice`) that produced `$remote` has completed. An offload is otherwise asynchronous:
     its device buffer is freed when the copy completes, whenever that is.
     Waiting for it makes the memory free by this point (once the device
     value has no later use), which a plan needs when the budget must hold

@@ -13,6 +13,7 @@
 
 #include "hyperoffload/Execution/JitFunction.h"
 
+#include "KernelOutlining.h"
 #include "RuntimeBindings.h"
 
 #include "hyperoffload/Dialect/HO/HODialect.h"
@@ -211,8 +212,8 @@ collectSlots(func::FuncOp function, TypeRange types, bool arguments) {
 /// The cache the lowered loops are tiled for.
 static constexpr uint64_t kTiledCacheBytes = 32 * 1024;
 
-/// The lowering after the plan's own: bufferize, free, and convert to LLVM.
-static void buildLLVMLowering(OpPassManager &pm) {
+/// The lowering after the plan's own, up to memrefs: bufferize and free.
+static void buildBufferization(OpPassManager &pm) {
   pm.addPass(createConvertElementwiseToLinalgPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -223,6 +224,10 @@ static void buildLLVMLowering(OpPassManager &pm) {
   // The clones deallocation inserts (a result that is an argument updated
   // in place, such as a KV cache) become allocations and copies.
   pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+/// The rest of the lowering: loops, and the conversion to LLVM.
+static void buildLLVMLowering(OpPassManager &pm) {
   // Loops tiled for a 32 KiB L1 data cache: untiled, a matmul's speed falls
   // by an order of magnitude once its operands leave the caches, so no one
   // FLOP/s figure (`hyperoffload calibrate`) could price programs of
@@ -298,10 +303,18 @@ JitFunction::compile(ModuleOp module, StringRef name, const Options &options) {
   if (failed(synthesize.run(module)) || failed(checkRunnable(function)))
     return failure();
   stripPlanAttributes(function);
+  PassManager bufferization(context);
+  buildBufferization(bufferization);
+  if (failed(bufferization.run(module)))
+    return failure();
+  // Each op's buffers are distinct to its loops, as they are to a kernel
+  // on a device, though the plan's lie in one arena.
+  outlineKernels(module);
   PassManager lowering(context);
   buildLLVMLowering(lowering);
   if (failed(lowering.run(module)))
     return failure();
+  markNoAliasKernelArguments(module);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

@@ -226,8 +226,6 @@ LogicalResult RuntimeLowering::collect() {
       failed(checkTransfersAtTopLevel(function)) ||
       failed(verifyBuffersInArena(function, liveness)))
     return failure();
-  // The kernel that makes picks must know it once their readers are calls.
-  (void)markPickRanges(function, /*forRunning=*/false);
   for (Operation &op : function.getBody().front()) {
     TransferInfo info{&op};
     FailureOr<int64_t> offset = 0;
@@ -524,6 +522,8 @@ void RuntimeLowering::convertSignature() {
 
 void RuntimeLowering::rewrite() {
   Block &body = function.getBody().front();
+  // The kernel that makes picks must know it once their readers are calls.
+  (void)markPickRanges(function, /*forRunning=*/false);
   // The handles the calls pass around replace remote values and futures;
   // arguments first, so that every use sees an i64.
   convertSignature();

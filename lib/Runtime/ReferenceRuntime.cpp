@@ -2,6 +2,8 @@
 
 #include "hyperoffload/Runtime/ReferenceRuntime.h"
 
+#include "SelectionGroups.h"
+
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -17,28 +19,8 @@ struct TierCopy {
   std::vector<int8_t> bytes;
 };
 
-/// A routed prefetch: its slots and the expert each holds (-1: none).
-struct RoutedGroup {
-  int64_t selectionOffset;
-  int64_t numPicks;
-  int64_t deviceOffset;
-  int64_t slotBytes;
-  std::vector<int64_t> slotExpert;
-};
-
-/// A prefetch of picked blocks: its source's layout and the block each
-/// place holds.
-struct BlockGroup {
-  int32_t tier;
-  int32_t queue;
-  ho_remote_t source;
-  int64_t rows;
-  int64_t picksPerRow;
-  int64_t rowBytes;
-  int64_t blockBytes;
-  int64_t deviceOffset;
-  std::vector<int32_t> placeBlock;
-};
+using RoutedGroup = RoutedSlots;
+using BlockGroup = BlockPlaces;
 
 struct ReferenceState {
   std::vector<int8_t> arena;
@@ -256,18 +238,13 @@ static BlockGroup &getBlockGroup(const char *call, ho_blocks_t handle) {
 }
 
 /// The `count` int32 block indices at `offset` in the arena, each checked
-/// to be a block of a row of `rowBytes`.
+/// to be a block of a row of the group.
 static std::vector<int32_t> readBlockPicks(const char *call, int64_t offset,
                                            int64_t count,
                                            const BlockGroup &group) {
   std::vector<int32_t> picks(count);
   std::memcpy(picks.data(), getArenaRange(call, offset, count * 4), count * 4);
-  int64_t blocks = (group.rowBytes + group.blockBytes - 1) / group.blockBytes;
-  for (int32_t block : picks)
-    if (block < 0 || block >= blocks)
-      llvm::report_fatal_error(
-          llvm::formatv("{0}: block {1} is out of range: a row has {2} blocks",
-                        call, block, blocks));
+  group.checkPicks(call, picks);
   return picks;
 }
 

@@ -9,6 +9,8 @@
 #ifndef HYPEROFFLOAD_LIB_RUNTIME_THREADEDRUNTIMESTATE_H
 #define HYPEROFFLOAD_LIB_RUNTIME_THREADEDRUNTIMESTATE_H
 
+#include "SelectionGroups.h"
+
 #include "hyperoffload/Runtime/ThreadedRuntime.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -99,33 +101,17 @@ private:
   std::map<int64_t, std::pair<int64_t, int64_t>> spans;
 };
 
-/// A routed prefetch (ho_routed_*): where its picks and slots are, and
-/// the expert each slot holds and the copy it came from.
-struct RoutedGroup {
-  int64_t selectionOffset;
-  int64_t numPicks;
-  int64_t deviceOffset;
-  int64_t slotBytes;
-  std::vector<int64_t> slotExpert;
+/// A routed prefetch (ho_routed_*), and the copy each slot was filled
+/// from. Its copies run on one queue, and `last` is the last one it
+/// started (-1: none): copies on one queue complete in order.
+struct RoutedGroup : RoutedSlots {
   std::vector<ho_remote_t> slotSource;
-  /// The queue its copies run on, and the last one it started (-1: none):
-  /// copies on one queue complete in order.
   int32_t queue = -1;
   ho_event_t last = -1;
 };
 
-/// A prefetch of picked blocks (ho_blocks_*): its source's layout, and the
-/// block each place holds.
-struct BlockGroup {
-  int32_t tier;
-  int32_t queue;
-  ho_remote_t source;
-  int64_t rows;
-  int64_t picksPerRow;
-  int64_t rowBytes;
-  int64_t blockBytes;
-  int64_t deviceOffset;
-  std::vector<int32_t> placeBlock;
+/// A prefetch of picked blocks (ho_blocks_*), and the last copy it started.
+struct BlockGroup : BlockPlaces {
   ho_event_t last = -1;
 };
 

@@ -23,20 +23,24 @@ bool isPicked(llvm::ArrayRef<int32_t> picks, int64_t expert) {
 }
 } // namespace
 
+/// The group `handle` names among `groups`, or an error naming `call`.
+template <typename Group>
+static Group &getGroup(std::vector<Group> &groups, const char *call,
+                       const char *kind, int64_t handle) {
+  if (handle < 0 || handle >= static_cast<int64_t>(groups.size()))
+    llvm::report_fatal_error(llvm::formatv(
+        "{0}: no {1} prefetch has handle {2}", call, kind, handle));
+  return groups[handle];
+}
+
 static RoutedGroup &getRoutedGroup(ThreadedRuntime::State &state,
                                    const char *call, ho_routed_t handle) {
-  if (handle < 0 || handle >= static_cast<int64_t>(state.routedGroups.size()))
-    llvm::report_fatal_error(
-        llvm::formatv("{0}: no routed prefetch has handle {1}", call, handle));
-  return state.routedGroups[handle];
+  return getGroup(state.routedGroups, call, "routed", handle);
 }
 
 static BlockGroup &getBlockGroup(ThreadedRuntime::State &state,
                                  const char *call, ho_blocks_t handle) {
-  if (handle < 0 || handle >= static_cast<int64_t>(state.blockGroups.size()))
-    llvm::report_fatal_error(
-        llvm::formatv("{0}: no block prefetch has handle {1}", call, handle));
-  return state.blockGroups[handle];
+  return getGroup(state.blockGroups, call, "block", handle);
 }
 
 /// An event that has completed: the group's when it started no copy.
@@ -91,9 +95,12 @@ ho_routed_t ThreadedRuntime::routedBegin(int64_t selectionOffset,
   const char *call = "ho_routed_begin";
   state->getArenaRange(call, deviceOffset, slots * slotBytes);
   state->getArenaRange(call, selectionOffset, numPicks * 4);
-  state->routedGroups.push_back({selectionOffset, numPicks, deviceOffset,
-                                 slotBytes, std::vector<int64_t>(slots, -1),
-                                 std::vector<ho_remote_t>(slots, -1)});
+  RoutedGroup group;
+  static_cast<RoutedSlots &>(group) = {selectionOffset, numPicks, deviceOffset,
+                                       slotBytes,
+                                       std::vector<int64_t>(slots, -1)};
+  group.slotSource.assign(slots, -1);
+  state->routedGroups.push_back(std::move(group));
   return state->routedGroups.size() - 1;
 }
 
@@ -180,12 +187,7 @@ static std::vector<int32_t> readBlockPicks(ThreadedRuntime::State &state,
                                            const BlockGroup &group) {
   std::vector<int32_t> picks =
       state.readPicks(call, offset, group.rows * group.picksPerRow);
-  int64_t blocks = (group.rowBytes + group.blockBytes - 1) / group.blockBytes;
-  for (int32_t block : picks)
-    if (block < 0 || block >= blocks)
-      llvm::report_fatal_error(
-          llvm::formatv("{0}: block {1} is out of range: a row has {2} blocks",
-                        call, block, blocks));
+  group.checkPicks(call, picks);
   return picks;
 }
 
@@ -249,10 +251,11 @@ ho_blocks_t ThreadedRuntime::blocksBegin(int32_t tier, int32_t queue,
         llvm::formatv("{0}: {1} rows of {2} picks of {3}-byte blocks", call,
                       rows, picksPerRow, blockBytes));
   state->getArenaRange(call, deviceOffset, rows * picksPerRow * blockBytes);
-  state->blockGroups.push_back({tier, queue, source, rows, picksPerRow,
-                                rowBytes, blockBytes, deviceOffset,
-                                std::vector<int32_t>(rows * picksPerRow, -1)});
-  BlockGroup &group = state->blockGroups.back();
+  BlockGroup &group = state->blockGroups.emplace_back();
+  static_cast<BlockPlaces &>(group) = {
+      tier,       queue,        source,
+      rows,       picksPerRow,  rowBytes,
+      blockBytes, deviceOffset, std::vector<int32_t>(rows * picksPerRow, -1)};
   std::vector<int32_t> picks =
       readBlockPicks(*state, call, selectionOffset, group);
   std::vector<int64_t> every(picksPerRow);

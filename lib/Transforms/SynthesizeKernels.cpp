@@ -89,6 +89,10 @@ private:
   Value linearIndex(OpBuilder &b, ArrayRef<int64_t> shape);
   /// `x` mixed so that every bit depends on every input bit.
   Value mix(OpBuilder &b, Value x);
+  /// An i64 reduction of every element of `operand`, from 0.
+  Value reduceToI64(
+      Value operand,
+      function_ref<Value(OpBuilder &, Value element, Value sum)> combine);
   FailureOr<Value> checksum(Value operand);
   /// `seed` mixed with the checksum of each of `operands`.
   FailureOr<Value> mixChecksums(Value seed, ValueRange operands);
@@ -194,10 +198,10 @@ InFlightDiagnostic KernelBuilder::emitUnsupported(StringRef access, Type type) {
                             "float elements can run";
 }
 
-FailureOr<Value> KernelBuilder::checksum(Value operand) {
-  RankedTensorType type = getRunnableTensorType(operand.getType());
-  if (!type)
-    return emitUnsupported("reading", operand.getType());
+Value KernelBuilder::reduceToI64(
+    Value operand,
+    function_ref<Value(OpBuilder &, Value element, Value sum)> combine) {
+  auto type = cast<RankedTensorType>(operand.getType());
   MLIRContext *context = op->getContext();
   auto scalar = RankedTensorType::get({}, builder.getI64Type());
   Value empty = tensor::EmptyOp::create(builder, loc, scalar, ValueRange{});
@@ -210,21 +214,31 @@ FailureOr<Value> KernelBuilder::checksum(Value operand) {
       AffineMap::get(rank, 0, {}, context)};
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::reduction);
-  auto sum = linalg::GenericOp::create(
+  auto reduction = linalg::GenericOp::create(
       builder, loc, TypeRange{scalar}, ValueRange{operand}, ValueRange{zero},
       maps, iterators, [&](OpBuilder &b, Location, ValueRange args) {
-        Value bits = arith::AddIOp::create(b, loc, toBits(b, loc, args[0]),
-                                           constantI64(b, 1));
-        Value linear = linearIndex(b, type.getShape());
-        Value odd = arith::OrIOp::create(
-            b, loc, arith::ShLIOp::create(b, loc, linear, constantI64(b, 1)),
-            constantI64(b, 1));
-        Value term = arith::MulIOp::create(b, loc, bits, odd);
-        linalg::YieldOp::create(
-            b, loc, ValueRange{arith::AddIOp::create(b, loc, args[1], term)});
+        linalg::YieldOp::create(b, loc,
+                                ValueRange{combine(b, args[0], args[1])});
       });
-  return tensor::ExtractOp::create(builder, loc, sum.getResult(0), ValueRange{})
+  return tensor::ExtractOp::create(builder, loc, reduction.getResult(0),
+                                   ValueRange{})
       .getResult();
+}
+
+FailureOr<Value> KernelBuilder::checksum(Value operand) {
+  RankedTensorType type = getRunnableTensorType(operand.getType());
+  if (!type)
+    return emitUnsupported("reading", operand.getType());
+  return reduceToI64(operand, [&](OpBuilder &b, Value element, Value sum) {
+    Value bits = arith::AddIOp::create(b, loc, toBits(b, loc, element),
+                                       constantI64(b, 1));
+    Value linear = linearIndex(b, type.getShape());
+    Value odd = arith::OrIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, linear, constantI64(b, 1)),
+        constantI64(b, 1));
+    Value term = arith::MulIOp::create(b, loc, bits, odd);
+    return arith::AddIOp::create(b, loc, sum, term).getResult();
+  });
 }
 
 FailureOr<Value> KernelBuilder::fill(OpResult result, Value seed) {
@@ -301,30 +315,13 @@ FailureOr<Value> KernelBuilder::mixChecksums(Value seed, ValueRange operands) {
 }
 
 Value KernelBuilder::isPicked(Value selection, Value id) {
-  auto type = cast<RankedTensorType>(selection.getType());
-  MLIRContext *context = op->getContext();
-  auto scalar = RankedTensorType::get({}, builder.getI64Type());
-  Value empty = tensor::EmptyOp::create(builder, loc, scalar, ValueRange{});
-  Value zero =
-      linalg::FillOp::create(builder, loc, constantI64(builder, 0), empty)
-          .getResult(0);
-  int64_t rank = type.getRank();
-  SmallVector<AffineMap> maps = {
-      AffineMap::getMultiDimIdentityMap(rank, context),
-      AffineMap::get(rank, 0, {}, context)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::reduction);
-  auto any = linalg::GenericOp::create(
-      builder, loc, TypeRange{scalar}, ValueRange{selection}, ValueRange{zero},
-      maps, iterators, [&](OpBuilder &b, Location, ValueRange args) {
-        Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            toBits(b, loc, args[0]), id);
-        Value one = arith::ExtUIOp::create(b, loc, b.getI64Type(), equal);
-        linalg::YieldOp::create(
-            b, loc, ValueRange{arith::OrIOp::create(b, loc, args[1], one)});
-      });
   Value count =
-      tensor::ExtractOp::create(builder, loc, any.getResult(0), ValueRange{});
+      reduceToI64(selection, [&](OpBuilder &b, Value element, Value any) {
+        Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            toBits(b, loc, element), id);
+        Value one = arith::ExtUIOp::create(b, loc, b.getI64Type(), equal);
+        return arith::OrIOp::create(b, loc, any, one).getResult();
+      });
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, count,
                                constantI64(builder, 0));
 }

@@ -200,6 +200,22 @@ LogicalResult ReplayWriter::apply(const RuntimeMove &move, Operation *before) {
   llvm_unreachable("unknown runtime move");
 }
 
+/// The reactive runtime fetches the experts or blocks a selection picks
+/// when the kernel runs; a replay written before the run cannot name them.
+static LogicalResult checkNoRunTimeSelection(func::FuncOp function) {
+  WalkResult walk = function.walk([](Operation *op) {
+    if (!isa<RoutedOp, GatherBlocksOp>(op))
+      return WalkResult::advance();
+    op->emitError() << "cannot replay the reactive run: the runtime fetches "
+                       "what this '"
+                    << op->getName()
+                    << "' picks at run time, which a replay written before "
+                       "the run cannot name";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult ReplayWriter::rewriteOperands(Operation *op) {
   for (OpOperand &operand : op->getOpOperands()) {
     Value current = getCurrent(operand.get(), op);
@@ -316,7 +332,8 @@ void ReplayReactivePass::runOnOperation() {
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isDeclaration())
       continue;
-    if (failed(checkSingleBlock(function))) {
+    if (failed(checkSingleBlock(function)) ||
+        failed(checkNoRunTimeSelection(function))) {
       valid = false;
       continue;
     }

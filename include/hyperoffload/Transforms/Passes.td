@@ -578,7 +578,9 @@ def ReplayReactive : Pass<"ho-replay-reactive", "::mlir::ModuleOp"> {
     plan. Every copy goes over the fastest link (an IR transfer names one
     tier), where the simulated runtime may split a large copy over several
     links: on a target with one link the replay moves exactly what the
-    simulated runtime moves.
+    simulated runtime moves. A function with `ho.routed` or
+    `ho.gather_blocks` is refused: the runtime fetches what their picks
+    name when they run, which a replay written before the run cannot name.
   }];
   let options = !listconcat(TargetOptions, [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",

@@ -2,6 +2,7 @@
 
 #include "hyperoffload/Analysis/ScheduleChecks.h"
 
+#include "hyperoffload/Analysis/MemoryPlan.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -147,6 +148,57 @@ ho::findWritesUnderStore(Block &body, const BufferLiveness &liveness) {
     }
   }
   return writes;
+}
+
+/// The arena bytes `buffer` occupies, if the static memory plan placed it.
+static std::optional<std::pair<int64_t, int64_t>>
+getArenaBytes(const BufferInfo &buffer) {
+  std::optional<int64_t> offset = getAssignedOffset(buffer.root);
+  if (!offset || *offset < 0)
+    return std::nullopt;
+  return std::make_pair(*offset, *offset + buffer.size);
+}
+
+SmallVector<ReuseUnderStore>
+ho::findReusesUnderStore(Block &body, const BufferLiveness &liveness) {
+  DenseMap<Operation *, SmallVector<const BufferInfo *, 1>> allocatedAt;
+  for (const BufferInfo &buffer : liveness.getBuffers())
+    if (!buffer.isArgument() && buffer.size > 0)
+      allocatedAt[liveness.getOp(buffer.definition)].push_back(&buffer);
+  // The stores issued and not yet waited for, in issue order.
+  SmallVector<std::pair<Operation *, const BufferInfo *>> storesInFlight;
+  SmallVector<ReuseUnderStore> reuses;
+  for (Operation &op : body) {
+    if (isa<OffloadOp, OffloadSliceOp>(op)) {
+      if (const BufferInfo *source = liveness.lookup(op.getOperand(0)))
+        storesInFlight.push_back({&op, source});
+      continue;
+    }
+    if (auto wait = dyn_cast<WaitOffloadOp>(op)) {
+      llvm::erase_if(storesInFlight, [&](const auto &store) {
+        return store.first->getResult(0) == wait.getRemote();
+      });
+      continue;
+    }
+    auto allocated = allocatedAt.find(&op);
+    if (allocated == allocatedAt.end())
+      continue;
+    for (const BufferInfo *buffer : allocated->second) {
+      auto bytes = getArenaBytes(*buffer);
+      if (!bytes)
+        continue;
+      auto store = llvm::find_if(storesInFlight, [&](const auto &store) {
+        auto stored = getArenaBytes(*store.second);
+        return store.second != buffer && stored &&
+               stored->first < bytes->second && bytes->first < stored->second;
+      });
+      if (store != storesInFlight.end()) {
+        reuses.push_back({&op, store->first});
+        break;
+      }
+    }
+  }
+  return reuses;
 }
 
 SmallVector<UnawaitedPrefetch> ho::findUnawaitedPrefetches(Block &body) {

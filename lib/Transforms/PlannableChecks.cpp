@@ -88,6 +88,22 @@ LogicalResult ho::checkWritesUnderStore(Block &body,
   return success(writes.empty());
 }
 
+LogicalResult ho::checkReusesUnderStore(Block &body,
+                                        const BufferLiveness &liveness) {
+  SmallVector<ReuseUnderStore> reuses = findReusesUnderStore(body, liveness);
+  for (const ReuseUnderStore &reuse : reuses) {
+    InFlightDiagnostic diag =
+        reuse.allocation->emitError()
+        << "places its buffer over the bytes of a buffer that an offload "
+           "may still be copying: on a link slower than planned the copy "
+           "reads this op's data; add a ho.wait_offload of the offload "
+           "before this op (ho-assign-offsets does)";
+    diag.attachNote(reuse.store->getLoc())
+        << "the offload is issued here and not waited for before the reuse";
+  }
+  return success(reuses.empty());
+}
+
 LogicalResult ho::checkUnawaitedPrefetches(Block &body) {
   SmallVector<UnawaitedPrefetch> unawaited = findUnawaitedPrefetches(body);
   for (const UnawaitedPrefetch &prefetch : unawaited) {

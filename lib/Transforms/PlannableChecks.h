@@ -30,6 +30,11 @@ LogicalResult checkSizedTensors(FunctionOpInterface function,
 /// No value is read after an op overwrote its buffer in place.
 LogicalResult checkStaleReads(Block &body, const BufferLiveness &liveness);
 
+/// Reports every op that places its buffer over the offsets of a buffer
+/// whose store it does not wait for (findReusesUnderStore).
+LogicalResult checkReusesUnderStore(Block &body,
+                                    const BufferLiveness &liveness);
+
 /// No buffer is overwritten in place between an offload of it and the
 /// offload's `ho.wait_offload`.
 LogicalResult checkWritesUnderStore(Block &body,

@@ -125,6 +125,7 @@ LogicalResult VerifySchedulePass::verifyFunction(FunctionOpInterface function,
   // Rules 2 and 3.
   bool valid = succeeded(checkStaleReads(body, liveness));
   valid &= succeeded(checkWritesUnderStore(body, liveness));
+  valid &= succeeded(checkReusesUnderStore(body, liveness));
   valid &= succeeded(checkUnawaitedPrefetches(body));
   valid &= succeeded(checkFuturesStayLocal(function));
   valid &= succeeded(verifyBuffersInArena(function, liveness)); // rule 5 (a)

@@ -65,6 +65,25 @@ struct WriteUnderStore {
 SmallVector<WriteUnderStore>
 findWritesUnderStore(Block &body, const BufferLiveness &liveness);
 
+/// An op that allocates a buffer over arena bytes an offload may still be
+/// reading: the bytes of another buffer whose store was not waited for.
+struct ReuseUnderStore {
+  /// The op of the body whose buffer overlaps the stored one's offsets.
+  Operation *allocation;
+  /// The `ho.offload` or `ho.offload_slice` of the other buffer issued
+  /// before `allocation` with no `ho.wait_offload` of it in between.
+  Operation *store;
+};
+
+/// Finds every op of `body` that allocates a buffer whose static offsets
+/// (`ho.offsets`) overlap those of a buffer stored earlier and not yet
+/// waited for. The stored buffer is free only once its copy completes,
+/// so without the wait the reuse races the copy on a link slower than
+/// planned. Each allocation is reported once, with the earliest such
+/// store. In block order; buffers without offsets are skipped.
+SmallVector<ReuseUnderStore>
+findReusesUnderStore(Block &body, const BufferLiveness &liveness);
+
 /// A prefetch of `body` whose future is neither awaited nor returned.
 struct UnawaitedPrefetch {
   Operation *prefetch;

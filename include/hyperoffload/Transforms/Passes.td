@@ -715,6 +715,12 @@ def VerifySchedule : Pass<"ho-verify-schedule", "::mlir::ModuleOp"> {
        with an allocator without fragmentation.
     5. When the function carries a static plan (`ho.offsets`, `ho.offset`),
        every buffer has an offset and live buffers do not overlap.
+    6. With a static plan, no buffer is placed over the bytes of one whose
+       `ho.offload` or `ho.offload_slice` has not been waited for
+       (`ho.wait_offload`) before the op that allocates it: the stored
+       buffer is free only once its copy completes, so on a link slower
+       than planned the reuse would race the copy, whatever the simulated
+       timing. `ho-assign-offsets` adds those waits.
 
     On the round-numbers target (1 MB moves in 1 ms) this prefetch starts
     while its offload is still copying:

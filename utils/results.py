@@ -761,7 +761,7 @@ These are simulated. Plans have also been run for real on this machine's
 CPUs (`hyperoffload run`, docs/Runtime.md): the tiny LLaMA's decode and
 training steps and the tiny DeepSeek-V3 decode step (MoE layers whose
 router picks at run time, and with Native Sparse Attention the KV blocks
-it selects, fetched on the previous layer's picks), at budgets that force
+its selection picks, fetched after it), at budgets that force
 transfers, give results bit-identical to the unplanned program at the
 planned bandwidth and at half of it, and with every copy started only
 when a wait needs it; with kernels padded to their modelled time their

@@ -46,7 +46,8 @@ static MemRefRoot getRoot(Value value) {
   // A subview, cast or reshape touches no more than its source's bytes.
   if (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     return getRoot(view.getViewSource());
-  MemRefRoot root{value};
+  MemRefRoot root;
+  root.base = value;
   if (auto argument = dyn_cast<BlockArgument>(value))
     root.isObject = isa<func::FuncOp>(argument.getOwner()->getParentOp());
   else
@@ -72,11 +73,12 @@ static SmallVector<unsigned> getDistinctMemRefs(ArrayRef<Value> arguments) {
     if (isa<MemRefType>(value.getType()))
       memrefs.push_back({static_cast<unsigned>(index), getRoot(value)});
   SmallVector<unsigned> distinct;
-  for (auto &[index, root] : memrefs)
+  for (const auto &memref : memrefs)
     if (llvm::all_of(memrefs, [&](const auto &other) {
-          return other.first == index || areDisjoint(root, other.second);
+          return other.first == memref.first ||
+                 areDisjoint(memref.second, other.second);
         }))
-      distinct.push_back(index);
+      distinct.push_back(memref.first);
   return distinct;
 }
 

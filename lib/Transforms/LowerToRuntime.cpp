@@ -54,7 +54,7 @@ struct SliceRuns {
 /// What one transfer op needs from the plan: where its device bytes are,
 /// how many, and on which tier's queues.
 struct TransferInfo {
-  Operation *op;
+  Operation *op = nullptr;
   MemoryTier tier = MemoryTier::pool;
   int64_t offset = 0;
   int64_t bytes = 0;
@@ -227,7 +227,8 @@ LogicalResult RuntimeLowering::collect() {
       failed(verifyBuffersInArena(function, liveness)))
     return failure();
   for (Operation &op : function.getBody().front()) {
-    TransferInfo info{&op};
+    TransferInfo info;
+    info.op = &op;
     FailureOr<int64_t> offset = 0;
     if (auto offload = dyn_cast<OffloadOp>(op)) {
       info.tier = offload.getResult().getType().getTier();

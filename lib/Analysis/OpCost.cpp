@@ -37,9 +37,7 @@ double OpCost::getSecondsUnderContention(double hbmShareLost) const {
          launchSeconds;
 }
 
-/// The element type that decides the op's peak FLOP/s: that of its first
-/// tensor operand, else of its first tensor result.
-static Type getComputeElementType(Operation *op) {
+Type ho::getComputeElementType(Operation *op) {
   for (ValueRange values :
        {ValueRange(op->getOperands()), ValueRange(op->getResults())})
     for (Value value : values)

@@ -6,8 +6,10 @@
 //     call (fp8 takes the bf16 figure: the lowering has no faster path);
 //   - memory bandwidth: a large memcpy, counted as its reads plus writes,
 //     as the cost model counts an op's bytes;
-//   - launch overhead: a call of a compiled function that does almost
-//     nothing;
+//   - with a program given, the peak of each element type its compute-bound
+//     linalg ops use: their FLOPs over their time, each op compiled alone
+//     (a program's matmuls can run at half or twice the square one's rate);
+//   - launch overhead: what one more tiny op costs in compiled code;
 //   - each link: the threaded runtime's prefetch and offload of a large
 //     copy (bandwidth) and of a small one (what it takes beyond its bytes
 //     is the latency), on one queue per direction as the runtime has.
@@ -17,74 +19,20 @@
 
 #include "hyperoffload/Execution/Calibration.h"
 
-#include "hyperoffload/Execution/JitFunction.h"
-#include "hyperoffload/Execution/PlanExecution.h"
+#include "KernelTiming.h"
+#include "ProgramPeaks.h"
+
 #include "hyperoffload/Runtime/ThreadedRuntime.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <functional>
 #include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::ho;
-
-using Clock = std::chrono::steady_clock;
-
-/// The median seconds of `repetitions` calls of `work`, after one untimed.
-static double medianSeconds(unsigned repetitions,
-                            const std::function<void()> &work) {
-  work();
-  std::vector<double> seconds;
-  for (unsigned i = 0; i < std::max(1u, repetitions); ++i) {
-    Clock::time_point start = Clock::now();
-    work();
-    seconds.push_back(
-        std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  return getMedian(std::move(seconds));
-}
-
-/// A compiled function of `source` and inputs for it.
-struct CompiledKernel {
-  std::unique_ptr<JitFunction> function;
-  std::vector<std::vector<int8_t>> inputs;
-};
-
-static llvm::Expected<CompiledKernel> compileKernel(MLIRContext &context,
-                                                    llvm::StringRef source) {
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
-  if (!module)
-    return llvm::createStringError("calibration: a kernel does not parse");
-  FailureOr<std::unique_ptr<JitFunction>> function =
-      JitFunction::compile(*module, "kernel", JitFunction::Options());
-  if (failed(function))
-    return llvm::createStringError("calibration: a kernel does not compile");
-  CompiledKernel kernel;
-  kernel.inputs = makeInputs((*function)->getArguments(), /*seed=*/1);
-  kernel.function = std::move(*function);
-  return kernel;
-}
-
-/// Seconds of one call of `kernel`.
-static llvm::Expected<double> timeKernel(const CompiledKernel &kernel,
-                                         unsigned repetitions) {
-  llvm::Error error = llvm::Error::success();
-  double seconds = medianSeconds(repetitions, [&] {
-    auto outputs = kernel.function->run(kernel.inputs, /*runtime=*/nullptr);
-    if (!outputs)
-      error = llvm::joinErrors(std::move(error), outputs.takeError());
-  });
-  if (error)
-    return std::move(error);
-  return seconds;
-}
 
 static llvm::Expected<double> measureMatmulFlops(MLIRContext &context,
                                                  llvm::StringRef element,
@@ -212,6 +160,17 @@ llvm::Expected<Target> ho::calibrate(MLIRContext &context,
   device.launchOverhead = *launch;
   device.hbmBandwidth =
       measureMemoryBandwidth(options.largeCopyBytes, repetitions);
+  // Which of the program's ops are compute-bound depends on the peaks and
+  // the bandwidth measured above.
+  if (options.program) {
+    llvm::Expected<std::string> measured =
+        measureProgramPeaks(options.program, target, repetitions);
+    if (!measured)
+      return measured.takeError();
+    target.description += llvm::formatv("; peak FLOP/s of {0}'s compute-"
+                                        "bound ops as compiled alone: {1}",
+                                        options.programName, *measured);
+  }
   device.hbmCapacity =
       int64_t(sysconf(_SC_PHYS_PAGES)) * int64_t(sysconf(_SC_PAGESIZE));
 

@@ -3,6 +3,7 @@
 #include "hyperoffload/Execution/PlanExecution.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
@@ -62,6 +63,30 @@ std::vector<std::vector<int8_t>> mlir::ho::makeInputs(ArrayRef<ValueSlot> slots,
     inputs.push_back(std::move(bytes));
   }
   return inputs;
+}
+
+llvm::Error
+mlir::ho::useGivenInputs(ArrayRef<ValueSlot> slots,
+                         const std::map<unsigned, GivenInput> &given,
+                         std::vector<std::vector<int8_t>> &inputs) {
+  for (const auto &[index, input] : given) {
+    std::string where = "input '" + input.source + "'";
+    if (index >= slots.size())
+      return llvm::createStringError(llvm::formatv(
+          "{0}: the function has {1} arguments, so no argument {2}", where,
+          slots.size(), index));
+    const ValueSlot &slot = slots[index];
+    if (!slot.constant.empty())
+      return llvm::createStringError(llvm::formatv(
+          "{0}: argument {1} is a constant of the program, not an input", where,
+          index));
+    if (static_cast<int64_t>(input.bytes.size()) != slot.bytes)
+      return llvm::createStringError(llvm::formatv(
+          "{0}: argument {1} ({2}) takes {3} bytes, the input has {4}", where,
+          index, slot.type, slot.bytes, input.bytes.size()));
+    inputs[index] = input.bytes;
+  }
+  return llvm::Error::success();
 }
 
 bool ExecutionComparison::isIdentical() const {
@@ -135,6 +160,9 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
         "the planned function's signature does not match the program's");
   std::vector<std::vector<int8_t>> inputs =
       makeInputs(unplanned.getArguments(), options.seed);
+  if (llvm::Error error =
+          useGivenInputs(unplanned.getArguments(), options.givenInputs, inputs))
+    return std::move(error);
   std::vector<std::vector<int8_t>> plannedInputs = inputs;
   for (const ValueSlot &slot : plannedArguments.drop_front(count))
     plannedInputs.push_back(slot.copyOf >= 0 ? inputs[slot.copyOf]
@@ -177,6 +205,7 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
   }
 
   comparison.unplannedSeconds = getMedian(unplannedSeconds);
+  comparison.programResults = std::move(expected);
   if (!plannedRuns.empty()) {
     std::sort(plannedRuns.begin(), plannedRuns.end(),
               [](const PlannedRun &a, const PlannedRun &b) {

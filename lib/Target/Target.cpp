@@ -14,21 +14,21 @@ using llvm::Error;
 using llvm::Expected;
 namespace json = llvm::json;
 
-double DeviceModel::getPeakFlops(Type elementType) const {
+double DeviceModel::*DeviceModel::getPeakFlopsField(Type elementType) {
   // Tensors, vectors and complex numbers compute at their element's rate.
   if (auto shaped = dyn_cast_if_present<ShapedType>(elementType))
-    return getPeakFlops(shaped.getElementType());
+    return getPeakFlopsField(shaped.getElementType());
   if (auto complex = dyn_cast_if_present<ComplexType>(elementType))
-    return getPeakFlops(complex.getElementType());
+    return getPeakFlopsField(complex.getElementType());
   if (!elementType || !elementType.isIntOrFloat())
-    return peakFlopsF32;
+    return &DeviceModel::peakFlopsF32;
   unsigned width = elementType.getIntOrFloatBitWidth();
   if (width <= 8)
-    return peakFlopsFP8;
+    return &DeviceModel::peakFlopsFP8;
   // Only 16-bit floats run at the bf16 rate; i16 has no such fast path.
   if (width == 16 && isa<FloatType>(elementType))
-    return peakFlopsBF16;
-  return peakFlopsF32;
+    return &DeviceModel::peakFlopsBF16;
+  return &DeviceModel::peakFlopsF32;
 }
 
 const LinkModel *Target::getLink(MemoryTier tier) const {

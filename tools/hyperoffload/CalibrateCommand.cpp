@@ -6,9 +6,14 @@
 
 #include "hyperoffload/Execution/Calibration.h"
 #include "hyperoffload/Execution/JitFunction.h"
+#include "hyperoffload/InputGuards.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <CLI/CLI.hpp>
@@ -23,6 +28,7 @@ struct CalibrateArgs {
   std::string output = "-";
   unsigned repetitions = 5;
   int64_t matmulSize = 256;
+  std::string like;
 };
 
 int calibrateMachine(const CalibrateArgs &args) {
@@ -38,6 +44,16 @@ int calibrateMachine(const CalibrateArgs &args) {
   options.base = std::move(*base);
   options.repetitions = args.repetitions;
   options.matmulSize = args.matmulSize;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+  OwningOpRef<ModuleOp> program;
+  if (!args.like.empty()) {
+    program = parseInputFile(args.like, sourceMgr, context.get());
+    if (!program)
+      return 1;
+    options.program = *program;
+    options.programName = llvm::sys::path::filename(args.like).str();
+  }
   llvm::Expected<Target> measured = calibrate(*context, options);
   if (!measured)
     return reportError(measured.takeError());
@@ -74,6 +90,11 @@ void mlir::ho::cli::addCalibrateCommand(CLI::App &app, Action &action) {
                    "stay in cache, so measure at the size a program uses")
       ->check(CLI::Range(int64_t(1), int64_t(8192)))
       ->capture_default_str();
+  command->add_option(
+      "--like", args->like,
+      "A program in linalg on tensors: each element type's peak FLOP/s is "
+      "then what its compute-bound ops achieve here, each compiled alone "
+      "as `run` compiles it, rather than the square matmul's");
   command->callback(
       [args, &action] { action = [args] { return calibrateMachine(*args); }; });
 }

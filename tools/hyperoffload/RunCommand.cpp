@@ -2,9 +2,9 @@
 //
 // Plans a function (or takes a planned one and removes its transfers to
 // get the program), JIT-compiles the plan and the program it came from,
-// runs both on the same seeded inputs, and prints whether every result is
-// bit-identical, what integrity checking found, and the planned run's
-// measured times and traffic next to what the simulator predicts for the
+// runs both on the same inputs (seeded, or read from files), and prints whether
+// every result is bit-identical, what integrity checking found, and the planned
+// run's measured times and traffic next to what the simulator predicts for the
 // same plan on the same hardware description.
 //
 //===----------------------------------------------------------------------===//
@@ -28,12 +28,16 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <iostream>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -54,7 +58,57 @@ struct RunArgs {
   unsigned optLevel = 3;
   double computeScale = 0;
   bool reactive = false;
+  std::vector<std::string> inputs;
+  std::string resultsDir;
 };
+
+/// `--input N=FILE`: argument N's bytes, read from FILE.
+llvm::Expected<std::map<unsigned, GivenInput>>
+readGivenInputs(ArrayRef<std::string> specs) {
+  std::map<unsigned, GivenInput> given;
+  for (StringRef spec : specs) {
+    auto [number, path] = spec.split('=');
+    unsigned index = 0;
+    if (path.empty() || number.getAsInteger(10, index))
+      return llvm::createStringError(
+          "--input '" + spec +
+          "': expected ARGUMENT=FILE, ARGUMENT the argument's number from 0");
+    if (given.count(index))
+      return llvm::createStringError("--input '" + spec + "': argument " +
+                                     number + " is given twice");
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    if (!buffer)
+      return llvm::createStringError("cannot read input file '" + path +
+                                     "': " + buffer.getError().message());
+    StringRef data = (*buffer)->getBuffer();
+    given[index] = {path.str(), std::vector<int8_t>(data.begin(), data.end())};
+  }
+  return given;
+}
+
+/// Writes each of `results` to `directory`/result-N.bin.
+llvm::Error writeResults(StringRef directory,
+                         const std::vector<std::vector<int8_t>> &results) {
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return llvm::createStringError("cannot create '" + directory +
+                                   "': " + error.message());
+  for (auto [index, bytes] : llvm::enumerate(results)) {
+    SmallString<128> path(directory);
+    llvm::sys::path::append(path, "result-" + std::to_string(index) + ".bin");
+    std::error_code error;
+    llvm::raw_fd_ostream file(path, error);
+    if (!error) {
+      file.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+      file.close();
+      error = file.error();
+    }
+    if (error)
+      return llvm::createStringError("cannot write '" + path +
+                                     "': " + error.message());
+  }
+  return llvm::Error::success();
+}
 
 /// The function to run: the one named, or the only one with a body.
 FailureOr<func::FuncOp> pickFunction(ModuleOp module, StringRef name) {
@@ -180,6 +234,10 @@ std::string formatQueue(int32_t queue) {
 }
 
 int run(const RunArgs &args) {
+  llvm::Expected<std::map<unsigned, GivenInput>> givenInputs =
+      readGivenInputs(args.inputs);
+  if (!givenInputs)
+    return reportError(givenInputs.takeError());
   std::unique_ptr<MLIRContext> context = createContext();
   DialectRegistry registry;
   registerExecutionDialects(registry);
@@ -296,6 +354,7 @@ int run(const RunArgs &args) {
   double timeScale = args.computeScale > 0 ? args.computeScale : 1.0;
   ExecutionOptions options;
   options.seed = args.seed;
+  options.givenInputs = std::move(*givenInputs);
   options.repetitions = args.repetitions;
   options.runtime.checkIntegrity = !args.noIntegrity;
   options.runtime.copyOnlyWhenWaited = args.lazyCopies;
@@ -304,6 +363,10 @@ int run(const RunArgs &args) {
       compareWithUnplanned(**unplanned, **planned, options);
   if (!measured)
     return reportError(measured.takeError());
+  if (!args.resultsDir.empty())
+    if (llvm::Error error =
+            writeResults(args.resultsDir, measured->programResults))
+      return reportError(std::move(error));
   std::optional<ExecutionComparison> reactiveMeasured;
   if (replay) {
     FailureOr<std::unique_ptr<JitFunction>> replayed =
@@ -432,6 +495,14 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
                       "planned file: its arena)");
   command->add_option("--seed", args->seed, "Seed of the generated inputs")
       ->capture_default_str();
+  command->add_option(
+      "--input", args->inputs,
+      "ARGUMENT=FILE: argument number ARGUMENT (from 0) read from FILE, "
+      "its elements' bytes as the program keeps them in memory (row-major, "
+      "little-endian, as numpy's tofile writes); the others are generated");
+  command->add_option("--write-results", args->resultsDir,
+                      "Write the program's results to DIR/result-N.bin, in "
+                      "the layout --input reads");
   command
       ->add_option("--repeat", args->repetitions,
                    "Timed runs of each program (after one untimed)")

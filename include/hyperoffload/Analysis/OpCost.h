@@ -52,6 +52,10 @@ struct OpCost {
   double getSecondsUnderContention(double hbmShareLost) const;
 };
 
+/// The element type that decides `op`'s peak FLOP/s: that of its first
+/// tensor operand, else of its first tensor result, else f32.
+Type getComputeElementType(Operation *op);
+
 /// Estimates the cost of `op` on `target`.
 OpCost estimateOpCost(Operation *op, const Target &target);
 

@@ -1,5 +1,4 @@
-//===- Calibration.h - This machine measured as a hardware model -*- C++
-//-*-===//
+//===- Calibration.h - This machine as a hardware model ---------*- C++ -*-===//
 //
 // `hyperoffload run` executes a plan on this machine's CPUs, but the
 // simulator prices it on the `--hw` device. Calibration measures what the
@@ -16,6 +15,8 @@
 
 #include "hyperoffload/Target/Target.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 #include "llvm/Support/Error.h"
 
 namespace mlir {
@@ -31,6 +32,15 @@ struct CalibrationOptions {
   unsigned repetitions = 5;
   /// The square matmul measured, per side.
   int64_t matmulSize = 256;
+  /// A program in linalg on tensors (may be null): the peak FLOP/s of each
+  /// element type its compute-bound ops use is then what those ops achieve
+  /// on this machine rather than the square matmul's. The simulator prices
+  /// all matmuls of a type at one figure, which compiled loops reach or
+  /// miss depending on their shapes; measured on the program's own shapes,
+  /// a comparison of simulated and measured steps is about the schedule.
+  ModuleOp program;
+  /// What the description calls `program`.
+  std::string programName;
   /// The bytes of the large copies (bandwidth) and the small ones (latency).
   int64_t largeCopyBytes = int64_t(64) << 20;
   int64_t smallCopyBytes = int64_t(4) << 10;

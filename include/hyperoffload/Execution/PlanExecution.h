@@ -1,9 +1,9 @@
 //===- PlanExecution.h - A plan run for real, next to its program -*- C++ -*-//
 //
 // Runs a planned function and the program it was planned from on the same
-// seeded inputs, checks that every result is bit-identical, and measures
-// the planned run: step time, time compute blocked in waits, bytes moved on
-// each queue, and what integrity checking found.
+// inputs (seeded, or given), checks that every result is bit-identical, and
+// measures the planned run: step time, time compute blocked in waits, bytes
+// moved on each queue, and what integrity checking found.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +26,28 @@ std::vector<std::vector<int8_t>> makeInputs(ArrayRef<ValueSlot> slots,
 /// The median of `values` (the upper one of an even count), 0 for none.
 double getMedian(std::vector<double> values);
 
+/// The bytes of one argument given by the caller instead of generated: the
+/// tensor's elements as the program keeps them in memory (row-major, each
+/// element little-endian in its byte width, as numpy's `tofile` writes).
+struct GivenInput {
+  /// Where they came from, for messages (a file name).
+  std::string source;
+  std::vector<int8_t> bytes;
+};
+
+/// `inputs` for `slots` with the given ones in place of generated ones;
+/// an error names the source of a given input that has no argument, one
+/// for an argument the program embeds as a constant, or one of the wrong
+/// size.
+llvm::Error useGivenInputs(ArrayRef<ValueSlot> slots,
+                           const std::map<unsigned, GivenInput> &given,
+                           std::vector<std::vector<int8_t>> &inputs);
+
 struct ExecutionOptions {
   uint64_t seed = 1;
+  /// Arguments whose bytes are given, by argument number; the others are
+  /// generated from `seed`.
+  std::map<unsigned, GivenInput> givenInputs;
   /// Timed runs of each program; the step time is their median.
   unsigned repetitions = 3;
   /// The planned run's runtime (its arena size comes from the plan).
@@ -45,6 +65,8 @@ struct ResultComparison {
 struct ExecutionComparison {
   /// By result, over every planned run.
   std::vector<ResultComparison> results;
+  /// The unplanned program's results, each as its bytes.
+  std::vector<std::vector<int8_t>> programResults;
   /// Median wall-clock seconds of a step.
   double unplannedSeconds = 0;
   double plannedSeconds = 0;

@@ -51,11 +51,16 @@ struct DeviceModel {
   /// bytes/s.
   double collectiveBandwidth = 0;
 
-  /// Returns the peak FLOP/s for arithmetic on `elementType`: types of 8 bits
-  /// or fewer (floats and integers) get the fp8 peak, 16-bit floats the bf16
-  /// peak, everything else (f32, f64, tf32, i16, i32, index, ...) the f32
-  /// peak. Shaped and complex types use their element type.
-  double getPeakFlops(Type elementType) const;
+  /// The field that holds the peak FLOP/s for arithmetic on `elementType`:
+  /// types of 8 bits or fewer (floats and integers) use the fp8 peak, 16-bit
+  /// floats the bf16 peak, everything else (f32, f64, tf32, i16, i32, index,
+  /// ...) the f32 peak. Shaped and complex types use their element type.
+  static double DeviceModel::*getPeakFlopsField(Type elementType);
+
+  /// Returns the peak FLOP/s for arithmetic on `elementType`.
+  double getPeakFlops(Type elementType) const {
+    return this->*getPeakFlopsField(elementType);
+  }
 };
 
 /// One direction-aware link between the device and a memory tier.

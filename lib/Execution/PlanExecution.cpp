@@ -172,31 +172,30 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
   comparison.arenaBytes = planned.getArenaBytes();
   std::vector<std::vector<int8_t>> expected;
   std::vector<double> unplannedSeconds;
+  std::vector<PlannedRun> plannedRuns;
+  // The two programs take turns, so that a machine whose speed drifts
+  // (a shared host, a clock that changes) slows both alike.
   for (unsigned run = 0; run <= options.repetitions; ++run) {
     Clock::time_point start = Clock::now();
-    auto outputs = unplanned.run(inputs, /*runtime=*/nullptr);
+    auto programOutputs = unplanned.run(inputs, /*runtime=*/nullptr);
     double seconds =
         std::chrono::duration<double>(Clock::now() - start).count();
-    if (!outputs)
-      return outputs.takeError();
+    if (!programOutputs)
+      return programOutputs.takeError();
     if (run == 0)
-      expected = std::move(*outputs);
+      expected = std::move(*programOutputs);
     else
       unplannedSeconds.push_back(seconds);
-  }
 
-  std::vector<PlannedRun> plannedRuns;
-  for (unsigned run = 0; run <= options.repetitions; ++run) {
     ThreadedRuntime::Options runtimeOptions = options.runtime;
     runtimeOptions.arenaBytes = planned.getArenaBytes();
     ThreadedRuntime runtime(runtimeOptions);
-    Clock::time_point start = Clock::now();
-    auto outputs = planned.run(plannedInputs, &runtime);
-    double seconds =
-        std::chrono::duration<double>(Clock::now() - start).count();
-    if (!outputs)
-      return outputs.takeError();
-    compareResults(expected, *outputs, comparison.results);
+    start = Clock::now();
+    auto planOutputs = planned.run(plannedInputs, &runtime);
+    seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!planOutputs)
+      return planOutputs.takeError();
+    compareResults(expected, *planOutputs, comparison.results);
     for (std::string &error : runtime.getIntegrityErrors())
       comparison.integrityErrors.push_back(std::move(error));
     if (run > 0)

@@ -84,7 +84,8 @@ struct ExecutionComparison {
 };
 
 /// Runs `unplanned` and `planned` (which must take the same inputs)
-/// `options.repetitions` times each, after one untimed run of each.
+/// `options.repetitions` times each, after one untimed run of each, taking
+/// turns (program, plan, program, ...).
 llvm::Expected<ExecutionComparison>
 compareWithUnplanned(const JitFunction &unplanned, const JitFunction &planned,
                      const ExecutionOptions &options);

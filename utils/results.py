@@ -767,20 +767,24 @@ planned bandwidth and at half of it, and with every copy started only
 when a wait needs it; with kernels padded to their modelled time their
 measured step times are set against the simulator's in docs/Runtime.md
 ("Simulated against measured", `utils/sim-vs-measured.py`). The bundled
-examples, measured on two 2-core machines (`utils/sim-vs-measured.py
---examples`; wall-clock, not checked here):
+examples, measured on the 2-core development machine
+(`utils/sim-vs-measured.py --examples --repeat 5`; wall-clock, not
+checked here), with the plan's step over the unplanned program's, the
+two measured in alternating runs:
 
-| example | budget | simulated step | measured | ratio |
-|---|---|---|---|---|
-| decode_step.mlir (padded x 30000), first machine | as written | 5.811 s | 6.192 s | 1.07 |
-| mlp.mlir (real kernels, calibrated), first machine | 45MB / 40MB / 30MB | 1.911 s | 2.043 / 1.894 / 2.045 s | 1.07 / 0.99 / 1.07 |
-| decode_step.mlir (padded x 30000), second machine | as written | 5.811 s | 5.895 s | 1.01 |
-| mlp.mlir (real kernels, calibrated), second machine | 45MB / 40MB / 30MB | 1.161 s | 2.486 / 2.527 / 2.795 s | 2.14 / 2.18 / 2.41 |
+| example | budget | kernels priced by | simulated step | measured | ratio | planned / unplanned, simulated | measured |
+|---|---|---|---|---|---|---|---|
+| decode_step.mlir | as written | the model, padded x 30000 | 5.811 s | 5.890 s | 1.01 | 2.50 | 2.42 |
+| mlp.mlir | 45MB / 40MB / 30MB | a square matmul's FLOP/s | 1.82 s | 2.69 / 3.40 / 3.25 s | 1.48 / 1.86 / 1.78 | 1.00 | 1.03 / 1.04 / 0.97 |
+| mlp.mlir | 45MB / 40MB / 30MB | its own matmuls' FLOP/s (`calibrate --like`) | 2.86 s | 3.26 / 3.48 / 3.51 s | 1.14 / 1.22 / 1.23 | 1.00 | 1.05 / 1.09 / 1.03 |
 
-The padded schedule is within 7% on both; the MLP's real kernels are
-within 7% on the first machine and more than twice its prediction on the
-second, whose calibrated matmul speed varied from 4.7 to 8.4 GFLOP/s
-between runs (docs/Runtime.md says why).
+The padded schedule is within 2%. The MLP's step is all compute, so it
+is predicted only as well as its peak FLOP/s: a square matmul runs 1.6
+times as fast as the MLP's, and calibrated on the MLP's own matmuls the
+prediction came within 0.75 to 1.23 of measured over three runs, as this
+shared machine ran the same compiled matmul at 2.5 to 3.3 GFLOP/s from
+one minute to the next. The plan's cost over the program, which that
+drift does not touch, is within 9% of the simulator's (docs/Runtime.md).
 
 The reactive baseline runs for real too, its
 moves replayed as blocking copies on the same runtime and links

@@ -23,8 +23,8 @@ With --examples it runs the bundled examples: examples/mlp.mlir's real
 linalg kernels, priced by two hardware files `hyperoffload calibrate`
 measures first on this machine (no padding): one whose f32 peak is the
 square 256^3 matmul's (this tests one roofline figure for every shape),
-and one calibrated `--like` the MLP, whose peak is what the MLP's own
-matmuls reach (this tests the schedule), and
+and one calibrated `--like` the MLP right before each of its runs, whose
+peak is what the MLP's own matmuls reach (this tests the schedule), and
 examples/decode_step.mlir, a hand-written schedule of abstract ops, padded
 at S = 30000 (its kernels' loops over 32 MiB weights outrun 3000 x their
 modelled time).
@@ -123,14 +123,17 @@ def print_reactive_table(tool, directory, scale, repeat):
                   f"{reactive[1] / planned[1]:.2f}x |", flush=True)
 
 
+def calibrate(tool, output, like=None):
+    """A hardware file of this machine, `--like` a program when given."""
+    command = [tool, "calibrate", "-o", output]
+    if like:
+        command += ["--like", like]
+    subprocess.run(command, check=True, capture_output=True)
+    return output
+
+
 def print_examples_table(tool, directory, repeat):
-    calibrated = {"square": f"{directory}/this-machine.json",
-                  "like": f"{directory}/this-machine-like-mlp.json"}
-    subprocess.run([tool, "calibrate", "-o", calibrated["square"]],
-                   check=True, capture_output=True)
-    subprocess.run([tool, "calibrate", "-o", calibrated["like"], "--like",
-                    str(ROOT / "examples" / "mlp.mlir")],
-                   check=True, capture_output=True)
+    square = calibrate(tool, f"{directory}/this-machine.json")
     print("| example | budget | kernels | simulated step | measured | ratio | "
           "simulated stall | measured stall | planned / unplanned, "
           "simulated | measured |")
@@ -139,11 +142,18 @@ def print_examples_table(tool, directory, repeat):
         graph = str(ROOT / "examples" / name)
         padded = isinstance(pricing, int)
         scale = pricing if padded else None
-        extra = [] if padded else ["--hw", calibrated[pricing]]
         kernels = {"square": "linalg, calibrated on a square matmul",
                    "like": "linalg, calibrated --like it"}.get(
                        pricing, f"synthetic, padded x {pricing}")
         for budget in budgets:
+            # A shared machine's speed drifts from minute to minute, so the
+            # program's own kernels are measured right before each run.
+            extra = []
+            if pricing == "square":
+                extra = ["--hw", square]
+            elif pricing == "like":
+                extra = ["--hw", calibrate(tool, f"{directory}/like.json",
+                                           like=graph)]
             times = run(tool, graph, budget, scale, repeat, extra)
             step, stall = times["step time"], times["stall time"]
             unplanned = times["unplanned step time"]

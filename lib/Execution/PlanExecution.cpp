@@ -201,6 +201,8 @@ mlir::ho::compareWithUnplanned(const JitFunction &unplanned,
     if (run > 0)
       plannedRuns.push_back(
           {seconds, runtime.getWaitStats(), runtime.getQueueStats()});
+    else
+      comparison.queues = runtime.getQueueStats();
   }
 
   comparison.unplannedSeconds = getMedian(unplannedSeconds);

@@ -424,13 +424,23 @@ int run(const RunArgs &args) {
   std::string simulatedHeader =
       args.computeScale > 0 ? fmt::format("simulated x {}", args.computeScale)
                             : std::string("simulated");
+  // With --repeat 0 both programs run once, untimed: results and traffic
+  // are checked, times are not measured.
+  bool timed = args.repetitions > 0;
+  auto measuredTime = [&](double seconds) {
+    return timed ? formatSeconds(seconds) : std::string("not timed");
+  };
+  auto measuredRatio = [&](double numerator, double denominator, int digits) {
+    return timed ? fmt::format("{:.{}f}x", numerator / denominator, digits)
+                 : std::string("not timed");
+  };
   Table table({{""},
                {simulatedHeader, Table::Align::Right},
                {"measured", Table::Align::Right}});
   table.addRow({"step time", formatSeconds(predicted->stepTime * timeScale),
-                formatSeconds(measured->plannedSeconds)});
+                measuredTime(measured->plannedSeconds)});
   table.addRow({"stall time", formatSeconds(predicted->stallTime * timeScale),
-                formatSeconds(measured->stallSeconds)});
+                measuredTime(measured->stallSeconds)});
   for (const auto &[queue, stats] : measured->queues) {
     const LinkTraffic &traffic = predicted->getTraffic(
         static_cast<MemoryTier>(queue / 2),
@@ -440,20 +450,20 @@ int run(const RunArgs &args) {
   }
   table.addRow({"unplanned step time",
                 formatSeconds(unplannedPredicted->stepTime * timeScale),
-                formatSeconds(measured->unplannedSeconds)});
-  table.addRow({"planned / unplanned",
-                fmt::format("{:.3f}x",
-                            predicted->stepTime / unplannedPredicted->stepTime),
-                fmt::format("{:.3f}x", measured->plannedSeconds /
-                                           measured->unplannedSeconds)});
+                measuredTime(measured->unplannedSeconds)});
+  table.addRow(
+      {"planned / unplanned",
+       fmt::format("{:.3f}x",
+                   predicted->stepTime / unplannedPredicted->stepTime),
+       measuredRatio(measured->plannedSeconds, measured->unplannedSeconds, 3)});
   bool clean = measured->isIdentical() && measured->integrityErrors.empty();
   if (reactiveMeasured) {
     table.addRow({"reactive step time",
                   formatSeconds(reactivePredicted->stepTime * timeScale),
-                  formatSeconds(reactiveMeasured->plannedSeconds)});
+                  measuredTime(reactiveMeasured->plannedSeconds)});
     table.addRow({"reactive stall time",
                   formatSeconds(reactivePredicted->stallTime * timeScale),
-                  formatSeconds(reactiveMeasured->stallSeconds)});
+                  measuredTime(reactiveMeasured->stallSeconds)});
     // The allocator's cache releases and page remaps are host time the
     // replay does not execute.
     table.addRow(
@@ -463,8 +473,8 @@ int run(const RunArgs &args) {
     table.addRow({"reactive / planned",
                   fmt::format("{:.2f}x", reactivePredicted->stepTime /
                                              predicted->stepTime),
-                  fmt::format("{:.2f}x", reactiveMeasured->plannedSeconds /
-                                             measured->plannedSeconds)});
+                  measuredRatio(reactiveMeasured->plannedSeconds,
+                                measured->plannedSeconds, 2)});
     clean &= reactiveMeasured->isIdentical() &&
              reactiveMeasured->integrityErrors.empty();
   }
@@ -522,7 +532,8 @@ void mlir::ho::cli::addRunCommand(CLI::App &app, Action &action) {
                       "the layout --input reads");
   command
       ->add_option("--repeat", args->repetitions,
-                   "Timed runs of each program (after one untimed)")
+                   "Timed runs of each program (after one untimed); 0 "
+                   "checks results and traffic without timing")
       ->capture_default_str();
   command
       ->add_option("--link-scale", args->linkScale,

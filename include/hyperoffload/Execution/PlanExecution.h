@@ -74,7 +74,8 @@ struct ExecutionComparison {
   /// many waits blocked.
   double stallSeconds = 0;
   int64_t blockedWaits = 0;
-  /// Of the median planned run, per queue.
+  /// Of the median planned run (of the untimed one when none is timed),
+  /// per queue.
   std::map<int32_t, ThreadedRuntime::QueueStats> queues;
   int64_t arenaBytes = 0;
   /// Everything integrity checking reported, over every planned run.

@@ -774,17 +774,18 @@ two measured in alternating runs:
 
 | example | budget | kernels priced by | simulated step | measured | ratio | planned / unplanned, simulated | measured |
 |---|---|---|---|---|---|---|---|
-| decode_step.mlir | as written | the model, padded x 30000 | 5.811 s | 5.890 s | 1.01 | 2.50 | 2.42 |
-| mlp.mlir | 45MB / 40MB / 30MB | a square matmul's FLOP/s | 1.82 s | 2.69 / 3.40 / 3.25 s | 1.48 / 1.86 / 1.78 | 1.00 | 1.03 / 1.04 / 0.97 |
-| mlp.mlir | 45MB / 40MB / 30MB | its own matmuls' FLOP/s (`calibrate --like`) | 2.86 s | 3.26 / 3.48 / 3.51 s | 1.14 / 1.22 / 1.23 | 1.00 | 1.05 / 1.09 / 1.03 |
+| decode_step.mlir | as written | the model, padded x 30000 | 5.811 s | 5.909 s | 1.02 | 2.50 | 2.39 |
+| mlp.mlir | 45MB / 40MB / 30MB | a square matmul's FLOP/s | 1.62 s | 3.09 / 3.39 / 3.24 s | 1.91 / 2.10 / 2.00 | 1.00 / 1.01 / 1.01 | 1.03 / 1.14 / 1.07 |
+| mlp.mlir | 45MB / 40MB / 30MB | its own matmuls' FLOP/s (`calibrate --like`, before each run) | 3.55 / 3.31 / 3.00 s | 3.33 / 3.17 / 3.38 s | 0.94 / 0.96 / 1.12 | 1.00 | 1.01 / 0.98 / 1.04 |
 
 The padded schedule is within 2%. The MLP's step is all compute, so it
-is predicted only as well as its peak FLOP/s: a square matmul runs 1.6
-times as fast as the MLP's, and calibrated on the MLP's own matmuls the
-prediction came within 0.75 to 1.23 of measured over three runs, as this
-shared machine ran the same compiled matmul at 2.5 to 3.3 GFLOP/s from
-one minute to the next. The plan's cost over the program, which that
-drift does not touch, is within 9% of the simulator's (docs/Runtime.md).
+is predicted only as well as its peak FLOP/s: a square matmul runs twice
+as fast as the MLP's, and calibrated on the MLP's own matmuls right
+before each run the prediction is within 12% of measured. This shared
+machine runs the same compiled matmul at 2.5 to 3.3 GFLOP/s from one
+minute to the next, so a calibration made minutes earlier is off by up
+to a quarter; the plan's cost over the program, which that drift does
+not touch, is within 14% of the simulator's (docs/Runtime.md).
 
 The reactive baseline runs for real too, its
 moves replayed as blocking copies on the same runtime and links

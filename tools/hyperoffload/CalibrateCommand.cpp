@@ -90,11 +90,13 @@ void mlir::ho::cli::addCalibrateCommand(CLI::App &app, Action &action) {
                    "stay in cache, so measure at the size a program uses")
       ->check(CLI::Range(int64_t(1), int64_t(8192)))
       ->capture_default_str();
-  command->add_option(
-      "--like", args->like,
-      "A program in linalg on tensors: each element type's peak FLOP/s is "
-      "then what its compute-bound ops achieve here, each compiled alone "
-      "as `run` compiles it, rather than the square matmul's");
+  command
+      ->add_option("--like", args->like,
+                   "A program in linalg on tensors: each element type's peak "
+                   "FLOP/s is then what its compute-bound ops achieve here, "
+                   "each compiled alone as `run` compiles it, rather than the "
+                   "square matmul's")
+      ->check(CLI::ExistingFile);
   command->callback(
       [args, &action] { action = [args] { return calibrateMachine(*args); }; });
 }

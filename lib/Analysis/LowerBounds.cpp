@@ -477,7 +477,7 @@ static SmallVector<int64_t> computeSpillBounds(ArrayRef<LogicalTensor> tensors,
 //===----------------------------------------------------------------------===//
 
 /// Whether ho-plan-offload may compute `op` in column blocks of a weight
-/// argument (lib/Transforms/ColumnBlocks.h): then only its last block, as
+/// argument (lib/Planning/ColumnBlocks.h): then only its last block, as
 /// small as the split makes it, need follow the last fetch.
 static bool mayRunInColumnBlocks(Operation *op) {
   auto matmul = dyn_cast<ComputeOp>(op);

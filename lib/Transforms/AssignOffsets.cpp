@@ -9,11 +9,11 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
-#include "StaticPlan.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/MemoryPlan.h"
-#include "hyperoffload/Analysis/OffsetAssignment.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Planning/OffsetAssignment.h"
+#include "hyperoffload/Planning/StaticPlan.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -43,21 +43,6 @@ private:
                              std::optional<int64_t> budgetBytes);
 };
 } // namespace
-
-OffsetAssignment ho::assignOffsets(const BufferLiveness &liveness,
-                                   const SimulationResult &run,
-                                   std::optional<int64_t> limit) {
-  SmallVector<int64_t> sizes;
-  SmallVector<LiveInterval> intervals;
-  for (const BufferInfo &buffer : liveness.getBuffers()) {
-    const BufferLifetime &lifetime = run.lifetimes[buffer.id];
-    sizes.push_back(buffer.size);
-    // Event numbers are distinct, so the closed interval [first, last]
-    // intersects another exactly when the half-open one does.
-    intervals.push_back({lifetime.firstEvent, lifetime.lastEvent});
-  }
-  return OffsetAssignment(sizes, intervals, limit);
-}
 
 /// Sets `ho.offsets` on every op of `body` that defines a buffer, one entry
 /// per result (-1 for a result without a buffer of its own), and removes a

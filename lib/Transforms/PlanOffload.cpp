@@ -8,11 +8,11 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
-#include "PlanSelection.h"
 #include "PlannableChecks.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Planning/PlanSelection.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

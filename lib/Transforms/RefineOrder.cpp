@@ -12,11 +12,11 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
-#include "StaticPlan.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/OpCost.h"
 #include "hyperoffload/Analysis/OrderConstraints.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Planning/StaticPlan.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"

@@ -13,10 +13,10 @@
 #include "hyperoffload/Transforms/Passes.h"
 
 #include "PassTarget.h"
-#include "PlanWriter.h"
 #include "PlannableChecks.h"
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Planning/PlanWriter.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

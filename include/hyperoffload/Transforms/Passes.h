@@ -3,7 +3,7 @@
 #ifndef HYPEROFFLOAD_TRANSFORMS_PASSES_H
 #define HYPEROFFLOAD_TRANSFORMS_PASSES_H
 
-#include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Planning/OffloadPlan.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -11,7 +11,7 @@
 #ifndef HYPEROFFLOAD_TRANSFORMS_PIPELINE_H
 #define HYPEROFFLOAD_TRANSFORMS_PIPELINE_H
 
-#include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Planning/OffloadPlan.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"

@@ -1,16 +1,16 @@
 //===- PlanWriter.h - Write an offload plan into a function -----*- C++ -*-===//
 //
-// Turns an offload plan (Analysis/OffloadPlan.h) into IR: transfers at the
+// Turns an offload plan (OffloadPlan.h) into IR: transfers at the
 // planned points, later uses switched to the fetched copies, and remote
 // arguments and results in the function type.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_PLANWRITER_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_PLANWRITER_H
+#ifndef HYPEROFFLOAD_PLANNING_PLANWRITER_H
+#define HYPEROFFLOAD_PLANNING_PLANWRITER_H
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
-#include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Planning/OffloadPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -115,4 +115,4 @@ private:
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_PLANWRITER_H
+#endif // HYPEROFFLOAD_PLANNING_PLANWRITER_H

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_BLOCKSTAGING_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_BLOCKSTAGING_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_BLOCKSTAGING_H
+#define HYPEROFFLOAD_LIB_PLANNING_BLOCKSTAGING_H
 
 #include "hyperoffload/Dialect/HO/HOTypes.h"
 
@@ -47,4 +47,4 @@ bool stageSelectedBlocks(func::FuncOp function, const BlockStaging &staging);
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_BLOCKSTAGING_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_BLOCKSTAGING_H

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "hyperoffload/Analysis/OffloadPlan.h"
 #include "hyperoffload/Analysis/OpCost.h"
 #include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Planning/OffloadPlan.h"
 
 #include "PlanningContext.h"
 

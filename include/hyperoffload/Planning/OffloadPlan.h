@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_ANALYSIS_OFFLOADPLAN_H
-#define HYPEROFFLOAD_ANALYSIS_OFFLOADPLAN_H
+#ifndef HYPEROFFLOAD_PLANNING_OFFLOADPLAN_H
+#define HYPEROFFLOAD_PLANNING_OFFLOADPLAN_H
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Target/Target.h"
@@ -169,4 +169,4 @@ OffloadPlan planOffload(Block &body, const Target &target,
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_ANALYSIS_OFFLOADPLAN_H
+#endif // HYPEROFFLOAD_PLANNING_OFFLOADPLAN_H

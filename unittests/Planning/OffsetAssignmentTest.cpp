@@ -1,6 +1,6 @@
 //===- OffsetAssignmentTest.cpp - Static memory plans, by hand ------------===//
 
-#include "hyperoffload/Analysis/OffsetAssignment.h"
+#include "hyperoffload/Planning/OffsetAssignment.h"
 
 #include "gtest/gtest.h"
 

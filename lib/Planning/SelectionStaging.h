@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_SELECTIONSTAGING_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_SELECTIONSTAGING_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_SELECTIONSTAGING_H
+#define HYPEROFFLOAD_LIB_PLANNING_SELECTIONSTAGING_H
 
 #include "mlir/IR/Builders.h"
 
@@ -38,4 +38,4 @@ inline void setInsertionPointAfterValue(OpBuilder &builder, Value value) {
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_SELECTIONSTAGING_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_SELECTIONSTAGING_H

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_ROUTEDSTAGING_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_ROUTEDSTAGING_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_ROUTEDSTAGING_H
+#define HYPEROFFLOAD_LIB_PLANNING_ROUTEDSTAGING_H
 
 #include "hyperoffload/Dialect/HO/HOTypes.h"
 
@@ -44,4 +44,4 @@ bool stageRoutedExperts(func::FuncOp function, const RoutedStaging &staging);
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_ROUTEDSTAGING_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_ROUTEDSTAGING_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_STARVEDPREFETCHES_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_STARVEDPREFETCHES_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_STARVEDPREFETCHES_H
+#define HYPEROFFLOAD_LIB_PLANNING_STARVEDPREFETCHES_H
 
 #include "hyperoffload/Simulation/Simulator.h"
 
@@ -32,4 +32,4 @@ issueStarvedPrefetchesEarlier(func::FuncOp planned, const Target &target,
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_STARVEDPREFETCHES_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_STARVEDPREFETCHES_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_COLUMNBLOCKS_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_COLUMNBLOCKS_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_COLUMNBLOCKS_H
+#define HYPEROFFLOAD_LIB_PLANNING_COLUMNBLOCKS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -38,4 +38,4 @@ bool splitWeightsIntoColumnBlocks(func::FuncOp function, int64_t maxBlockBytes);
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_COLUMNBLOCKS_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_COLUMNBLOCKS_H

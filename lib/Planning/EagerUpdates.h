@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_EAGERUPDATES_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_EAGERUPDATES_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_EAGERUPDATES_H
+#define HYPEROFFLOAD_LIB_PLANNING_EAGERUPDATES_H
 
 namespace mlir {
 class Block;
@@ -28,4 +28,4 @@ bool scheduleUpdatesEagerly(Block &body);
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_EAGERUPDATES_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_EAGERUPDATES_H

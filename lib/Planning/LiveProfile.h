@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_ANALYSIS_LIVEPROFILE_H
-#define HYPEROFFLOAD_LIB_ANALYSIS_LIVEPROFILE_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_LIVEPROFILE_H
+#define HYPEROFFLOAD_LIB_PLANNING_LIVEPROFILE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -70,4 +70,4 @@ private:
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_ANALYSIS_LIVEPROFILE_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_LIVEPROFILE_H

@@ -1,10 +1,10 @@
 //===- StaticPlan.h - Offsets from a simulated run --------------*- C++ -*-===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_STATICPLAN_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_STATICPLAN_H
+#ifndef HYPEROFFLOAD_PLANNING_STATICPLAN_H
+#define HYPEROFFLOAD_PLANNING_STATICPLAN_H
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
-#include "hyperoffload/Analysis/OffsetAssignment.h"
+#include "hyperoffload/Planning/OffsetAssignment.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
 #include <optional>
@@ -23,4 +23,4 @@ OffsetAssignment assignOffsets(const BufferLiveness &liveness,
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_STATICPLAN_H
+#endif // HYPEROFFLOAD_PLANNING_STATICPLAN_H

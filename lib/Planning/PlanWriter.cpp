@@ -1,6 +1,6 @@
 //===- PlanWriter.cpp - Write an offload plan into a function -------------===//
 
-#include "PlanWriter.h"
+#include "hyperoffload/Planning/PlanWriter.h"
 
 #include "hyperoffload/Analysis/InPlaceWrites.h"
 #include "hyperoffload/Analysis/ScheduleChecks.h"

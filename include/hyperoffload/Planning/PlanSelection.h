@@ -15,15 +15,15 @@
 // and waits added where the run would overflow, becomes the function's
 // body. Baselines are written as their policies place transfers.
 //
-// This sits above the simulator, which depends on the analyses, so it
-// lives with the passes rather than in Analysis/.
+// It calls the simulator, which depends on the analyses: Planning sits
+// above both.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H
-#define HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H
+#ifndef HYPEROFFLOAD_PLANNING_PLANSELECTION_H
+#define HYPEROFFLOAD_PLANNING_PLANSELECTION_H
 
-#include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Planning/OffloadPlan.h"
 #include "hyperoffload/Simulation/SteppedSimulation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -164,4 +164,4 @@ private:
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_TRANSFORMS_PLANSELECTION_H
+#endif // HYPEROFFLOAD_PLANNING_PLANSELECTION_H

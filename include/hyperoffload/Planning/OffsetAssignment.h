@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_ANALYSIS_OFFSETASSIGNMENT_H
-#define HYPEROFFLOAD_ANALYSIS_OFFSETASSIGNMENT_H
+#ifndef HYPEROFFLOAD_PLANNING_OFFSETASSIGNMENT_H
+#define HYPEROFFLOAD_PLANNING_OFFSETASSIGNMENT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -107,4 +107,4 @@ private:
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_ANALYSIS_OFFSETASSIGNMENT_H
+#endif // HYPEROFFLOAD_PLANNING_OFFSETASSIGNMENT_H

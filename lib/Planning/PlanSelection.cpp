@@ -1,15 +1,15 @@
 //===- PlanSelection.cpp - Which plan ho-plan-offload writes --------------===//
 
-#include "PlanSelection.h"
+#include "hyperoffload/Planning/PlanSelection.h"
 
 #include "BlockStaging.h"
 #include "ColumnBlocks.h"
 #include "EagerUpdates.h"
-#include "PlanWriter.h"
 #include "RoutedStaging.h"
 #include "StarvedPrefetches.h"
-#include "StaticPlan.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Planning/PlanWriter.h"
+#include "hyperoffload/Planning/StaticPlan.h"
 
 using namespace mlir;
 using namespace mlir::ho;

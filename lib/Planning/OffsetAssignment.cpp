@@ -1,6 +1,6 @@
 //===- OffsetAssignment.cpp - Offsets of buffers in one arena -------------===//
 
-#include "hyperoffload/Analysis/OffsetAssignment.h"
+#include "hyperoffload/Planning/OffsetAssignment.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"

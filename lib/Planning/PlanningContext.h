@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
-#define HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
+#ifndef HYPEROFFLOAD_LIB_PLANNING_PLANNINGCONTEXT_H
+#define HYPEROFFLOAD_LIB_PLANNING_PLANNINGCONTEXT_H
 
 #include "LiveProfile.h"
-#include "hyperoffload/Analysis/OffloadPlan.h"
+#include "hyperoffload/Planning/OffloadPlan.h"
 
 #include <map>
 
@@ -267,4 +267,4 @@ private:
 } // namespace ho
 } // namespace mlir
 
-#endif // HYPEROFFLOAD_LIB_ANALYSIS_PLANNINGCONTEXT_H
+#endif // HYPEROFFLOAD_LIB_PLANNING_PLANNINGCONTEXT_H

@@ -2,8 +2,8 @@
 
 #include "StarvedPrefetches.h"
 
-#include "StaticPlan.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
+#include "hyperoffload/Planning/StaticPlan.h"
 
 using namespace mlir;
 using namespace mlir::ho;

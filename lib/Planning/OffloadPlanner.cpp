@@ -28,6 +28,8 @@ llvm::StringRef ho::stringifyOffloadPolicy(OffloadPolicy policy) {
     return "window";
   case OffloadPolicy::PT2:
     return "pt2";
+  case OffloadPolicy::Exact:
+    return "exact";
   }
   llvm_unreachable("unknown policy");
 }
@@ -888,6 +890,8 @@ OffloadPlan ho::planOffload(Block &body, const Target &target,
     case OffloadPolicy::PT2:
       decisions = runPT2(context, options);
       break;
+    case OffloadPolicy::Exact:
+      llvm_unreachable("the exact plan is searched on the simulator");
     }
   }
   OffloadPlan plan;

@@ -23,6 +23,8 @@ static constexpr int64_t kBudgetPerColumnBlock = 512;
 PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
                                               const Target &target,
                                               const PlannerOptions &options) {
+  if (policy == OffloadPolicy::Exact)
+    return chooseExact(function, target, options);
   if (policy != OffloadPolicy::HyperOffload)
     return {fitPlanToBudget(function, target, options).plan, std::nullopt};
   if (leastMemory)
@@ -84,6 +86,18 @@ PlanSelector::ChosenPlan PlanSelector::choose(func::FuncOp function,
   if (bestScore && bestScore->stallTime > 0)
     issueStarvedPrefetchesEarlier(best, target, options.budget);
   return best;
+}
+
+PlanSelector::ChosenPlan
+PlanSelector::chooseExact(func::FuncOp function, const Target &target,
+                          const PlannerOptions &options) {
+  ExactPlanResult exact =
+      searchExactPlan(function, target, options.budget, options.exactLimits);
+  ChosenPlan chosen{exact.plan.value_or(OffloadPlan()), std::nullopt, exact};
+  // The plan fits as written: the trial's repairs change nothing.
+  if (exact.plan)
+    chosen.trial = runTrial(function, target, options.budget, *exact.plan);
+  return chosen;
 }
 
 OwningOpRef<func::FuncOp> PlanSelector::chooseBlockStaging(

@@ -35,6 +35,8 @@ void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
     replaceUnreadUsesWithEmpty(arg, liveness, builder);
     arg.setType(RemoteType::get(tensor, remote.tier));
     remoteTier[liveness.lookup(arg)->id] = remote.tier;
+    if (remote.storeBackWaitBefore)
+      storeBackWaits[liveness.lookup(arg)->id] = *remote.storeBackWaitBefore;
   }
 }
 
@@ -335,8 +337,20 @@ void PlanWriter::storeRemoteResults() {
       builder.setInsertionPointAfter(last);
     else
       builder.setInsertionPointToStart(&function.getBody().front());
-    operand.set(
-        OffloadOp::create(builder, value.getLoc(), value, tier->second));
+    auto store =
+        OffloadOp::create(builder, value.getLoc(), value, tier->second);
+    operand.set(store);
+    // A wait the plan asks for comes after the store, before its op.
+    auto wait = storeBackWaits.find(*buffer);
+    if (wait == storeBackWaits.end())
+      continue;
+    Operation *before = wait->second < liveness.getExitPoint()
+                            ? ops[wait->second - 1]
+                            : terminator;
+    if (store->isBeforeInBlock(before)) {
+      builder.setInsertionPoint(before);
+      WaitOffloadOp::create(builder, before->getLoc(), store.getResult());
+    }
   }
 }
 

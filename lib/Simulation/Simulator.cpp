@@ -190,6 +190,9 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
     return diag;
   }
   case Status::OutOfMemory:
+    if (!result.outOfMemory)
+      result.firstOutOfMemoryExcess =
+          allocator->getLiveBytes() - allocator->getCapacity();
     noteOutOfMemory();
     break;
   case Status::Placed:

@@ -13,10 +13,12 @@
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Planning/PlanSelection.h"
+#include "hyperoffload/Simulation/Report.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::ho {
 #define GEN_PASS_DEF_PLANOFFLOAD
@@ -53,6 +55,41 @@ static LogicalResult checkCalledFunctionFits(func::FuncOp function,
          << "caller";
 }
 
+/// Says what the exact search proved; fails when it wrote no plan.
+static LogicalResult reportExactSearch(func::FuncOp function,
+                                       const ExactPlanResult &exact,
+                                       int64_t budget) {
+  auto effort = llvm::formatv("{0} plans simulated over {1} gaps",
+                              exact.simulations, exact.gaps);
+  switch (exact.status) {
+  case ExactStatus::Optimal:
+    function.emitRemark() << "exact plan: optimal, "
+                          << formatSeconds(exact.stepTime) << " a step ("
+                          << effort << ")";
+    return success();
+  case ExactStatus::GaveUp:
+    if (!exact.plan)
+      return function.emitError()
+             << "the exact search found no plan that fits the budget of "
+             << budget << " bytes before it stopped (" << effort
+             << "): raise exact-max-simulations";
+    function.emitWarning()
+        << "exact plan: not proven optimal, the fastest found in "
+        << exact.simulations << " simulated plans ("
+        << formatSeconds(exact.stepTime)
+        << " a step); raise exact-max-simulations for a proof";
+    return success();
+  case ExactStatus::Infeasible:
+    return function.emitError()
+           << "no plan the exact search covers fits the budget of " << budget
+           << " bytes (" << effort << ")";
+  case ExactStatus::NotSearched:
+    return function.emitError() << "the exact search does not take @"
+                                << function.getName() << ": " << exact.reason;
+  }
+  llvm_unreachable("unknown exact status");
+}
+
 void PlanOffloadPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<PassTargetAndBudget> loaded =
@@ -80,6 +117,9 @@ void PlanOffloadPass::runOnOperation() {
   options.pt2SeparateStream = pt2SeparateStream;
   options.allowRewrites = rewrites;
   options.everyLink = everyLink;
+  options.exactLimits.maxGaps = exactMaxGaps;
+  options.exactLimits.maxSimulations = exactMaxSimulations;
+  options.exactLimits.prune = exactCuts;
   if (llvm::Error error = checkPredictorAccuracy(predictorAccuracy)) {
     module.emitError() << "predictor-accuracy: "
                        << llvm::toString(std::move(error));
@@ -110,6 +150,11 @@ void PlanOffloadPass::runOnOperation() {
     }
     PlanSelector::ChosenPlan chosen =
         selector.choose(function, target, options);
+    if (chosen.exact &&
+        failed(reportExactSearch(function, *chosen.exact, options.budget))) {
+      signalPassFailure();
+      continue;
+    }
     OffloadPlan plan = chosen.plan;
     // Where the peak is, in the unplanned body.
     Block &body = function.getBody().front();

@@ -10,6 +10,7 @@
 #include "CalibrateCommand.h"
 #include "CompareCommand.h"
 #include "ModelCommand.h"
+#include "OptimalityCommand.h"
 #include "RunCommand.h"
 #include "Support.h"
 #include "SweepCommand.h"
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
   mlir::ho::cli::addSweepCommand(app, action);
   mlir::ho::cli::addRunCommand(app, action);
   mlir::ho::cli::addCalibrateCommand(app, action);
+  mlir::ho::cli::addOptimalityCommand(app, action);
 
   try {
     app.parse(argc, argv);

@@ -53,6 +53,10 @@ struct PlannedGap {
 struct RemoteArgument {
   unsigned index;
   MemoryTier tier;
+  /// Compute waits right before the op at this point for the store that
+  /// takes a returned result aliasing the argument back to the tier (the
+  /// budget needs its memory there before the store would complete).
+  std::optional<unsigned> storeBackWaitBefore = std::nullopt;
 };
 
 struct OffloadPlan {
@@ -83,9 +87,24 @@ enum class OffloadPolicy {
   /// backward pass leave after their last forward use and come back just
   /// early enough by one scalar bandwidth.
   PT2,
+  /// The fastest plan that fits, searched on the simulator (ExactPlan.h):
+  /// for small functions, and as the planner's oracle.
+  Exact,
 };
 
 llvm::StringRef stringifyOffloadPolicy(OffloadPolicy policy);
+
+/// How far the exact search goes (ExactPlan.h).
+struct ExactSearchLimits {
+  /// Functions with more gaps than this are not searched.
+  unsigned maxGaps = 24;
+  /// The search stops after simulating this many plans (a count rather than
+  /// a clock, so that a result is the same on every machine).
+  uint64_t maxSimulations = 50000;
+  /// Cut partial plans by the search's bounds. Off, every plan is
+  /// enumerated: how tests check that the bounds never cut the optimum.
+  bool prune = true;
+};
 
 struct PlannerOptions {
   OffloadPolicy policy = OffloadPolicy::HyperOffload;
@@ -160,9 +179,12 @@ struct PlannerOptions {
   bool leastMemory = false;
   /// With `leastMemory`: wait for every store before the next op.
   bool waitAfterEveryStore = false;
+  /// Exact policy: how far the search goes.
+  ExactSearchLimits exactLimits;
 };
 
-/// Plans `body` (a function body) under `options`.
+/// Plans `body` (a function body) under `options`, for every policy but
+/// the exact one, which is searched on the simulator (ExactPlan.h).
 OffloadPlan planOffload(Block &body, const Target &target,
                         const PlannerOptions &options);
 

@@ -23,6 +23,7 @@
 #ifndef HYPEROFFLOAD_PLANNING_PLANSELECTION_H
 #define HYPEROFFLOAD_PLANNING_PLANSELECTION_H
 
+#include "hyperoffload/Planning/ExactPlan.h"
 #include "hyperoffload/Planning/OffloadPlan.h"
 #include "hyperoffload/Simulation/SteppedSimulation.h"
 
@@ -59,6 +60,8 @@ public:
     OffloadPlan plan;
     /// Its trial, when one ran: the planned copy is what the pass writes.
     std::optional<Trial> trial;
+    /// The exact policy's search: its proof status and effort.
+    std::optional<ExactPlanResult> exact;
   };
 
   /// The plan to write for `function` under `options`.
@@ -70,6 +73,9 @@ public:
              ChosenPlan chosen);
 
 private:
+  /// The exact policy's plan: the fastest that fits, with its trial.
+  ChosenPlan chooseExact(func::FuncOp function, const Target &target,
+                         const PlannerOptions &options);
   /// The hyperoffload plan of `function` with its ops in their order.
   ChosenPlan chooseInBodyOrder(func::FuncOp function, const Target &target,
                                const PlannerOptions &options);

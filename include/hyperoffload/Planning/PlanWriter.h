@@ -106,6 +106,8 @@ private:
   SmallVector<Operation *> ops;
   /// Remote arguments by buffer, with their tier.
   DenseMap<BufferId, MemoryTier> remoteTier;
+  /// Where compute waits for a remote argument's store-back.
+  DenseMap<BufferId, unsigned> storeBackWaits;
   /// The buffer whose data each copy fetched for the body holds.
   DenseMap<Value, BufferId> fetchedBuffer;
   /// What the uses after the last written gap of a value read instead.

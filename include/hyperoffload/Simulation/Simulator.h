@@ -201,6 +201,9 @@ struct SimulationResult {
   /// where that happened (null for function arguments).
   bool outOfMemory = false;
   Operation *firstOutOfMemoryOp = nullptr;
+  /// With the ideal allocator, which places it anyway: how many live bytes
+  /// that first allocation left over the budget.
+  int64_t firstOutOfMemoryExcess = 0;
   /// With continueOnOverlap: buffers a static plan placed over a live one,
   /// and the op that defines the first.
   unsigned overlaps = 0;

@@ -378,7 +378,11 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     offload, fetch right before use), `distance` (MindSpore's heuristic,
     distances in ops), `window` (ZeRO-Infinity's layer-window parameter
     prefetch) and `pt2` (PyTorch's compiled activation offloading).
-    docs/Planning.md has the details.
+    `policy=exact`, for small functions, searches every plan the planner
+    could write for the fastest that fits, on the simulator, and says
+    whether it proved that plan optimal (a remark), stopped at
+    `exact-max-simulations` with the best found (a warning), or found that
+    none fits or did not search (errors). docs/Planning.md has the details.
 
     When its plan stalls, the hyperoffload policy also plans the body with
     every op that overwrites an argument in place (a parameter, an optimizer
@@ -444,7 +448,10 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
                         "ZeRO-Infinity: fetch weights a few layers ahead"),
              clEnumValN(::mlir::ho::OffloadPolicy::PT2, "pt2",
                         "PyTorch activation offloading: saved activations "
-                        "out and back"))}]>,
+                        "out and back"),
+             clEnumValN(::mlir::ho::OffloadPolicy::Exact, "exact",
+                        "the fastest plan that fits, searched on the "
+                        "simulator (small functions)"))}]>,
     Option<"distanceMinGap", "distance-min-gap", "unsigned",
            /*default=*/"100", "distance: offload gaps of at least this "
            "many ops">,
@@ -484,7 +491,16 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
            /*default=*/"0.9",
            "hyperoffload: the fraction of experts an early prediction of a "
            "router's picks gets right, as measured for the model; plans "
-           "that fetch experts on a prediction are scored with it">
+           "that fetch experts on a prediction are scored with it">,
+    Option<"exactMaxGaps", "exact-max-gaps", "unsigned", /*default=*/"24",
+           "exact: do not search functions with more gaps than this">,
+    Option<"exactMaxSimulations", "exact-max-simulations", "uint64_t",
+           /*default=*/"50000",
+           "exact: stop after simulating this many plans and keep the best "
+           "found">,
+    Option<"exactCuts", "exact-cuts", "bool", /*default=*/"true",
+           "exact: cut the search by its bounds; off, every plan is "
+           "simulated (to check the cuts)">
   ]);
   let statistics = [
     Statistic<"numRemoteArguments", "remote-arguments",

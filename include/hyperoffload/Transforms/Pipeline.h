@@ -43,7 +43,10 @@ struct HyperOffloadPipelineOptions
                      "ZeRO-Infinity: fetch weights a few layers ahead"),
           clEnumValN(OffloadPolicy::PT2, "pt2",
                      "PyTorch activation offloading: saved activations out "
-                     "and back"))};
+                     "and back"),
+          clEnumValN(OffloadPolicy::Exact, "exact",
+                     "the fastest plan that fits, searched on the simulator "
+                     "(small functions)"))};
   Option<double> predictorAccuracy{
       *this, "predictor-accuracy",
       llvm::cl::desc("The fraction of experts an early prediction of a "

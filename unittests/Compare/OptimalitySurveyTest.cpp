@@ -1,0 +1,53 @@
+//===- OptimalitySurveyTest.cpp - The planner held to the exact optimum ---===//
+//
+// Plans seeded random functions with the planner and the exact search
+// (OptimalitySurvey.h) and checks what must hold whatever the draw: the
+// exact search proves most cases, the planner never beats a proven optimum
+// (both keep the ops in their order), and the planner fits every budget the
+// exact search fits. The distance to the optimum is held to the level
+// docs/Results.md reports, so that a change that worsens the planner fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hyperoffload/Compare/OptimalitySurvey.h"
+
+#include "hyperoffload/Dialect/HO/HODialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+
+/// Rounding between two sums of the same step times.
+constexpr double kTolerance = 1e-9;
+
+TEST(OptimalitySurveyTest, PlannerNeverBeatsTheOptimumAndMissesNoBudget) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  OptimalitySurveyOptions options;
+  options.functions = 12;
+  options.function = {6, 10};
+  options.budgetsPerFunction = 2;
+  std::vector<OptimalityCase> cases = runOptimalitySurvey(context, options);
+  OptimalityStatistics statistics = summarizeOptimality(cases);
+
+  for (const OptimalityCase &survey : cases) {
+    if (survey.exact.status != ExactStatus::Optimal || !survey.plannerTime)
+      continue;
+    EXPECT_GE(*survey.plannerTime, survey.exact.stepTime * (1 - kTolerance))
+        << "seed " << survey.seed << " budget " << survey.budget;
+    EXPECT_LE(survey.timeBound, survey.exact.stepTime * (1 + kTolerance))
+        << "seed " << survey.seed << " budget " << survey.budget;
+  }
+  EXPECT_EQ(statistics.plannerMissed, 0u);
+  EXPECT_EQ(statistics.plannerOnlyFits, 0u);
+  EXPECT_GE(statistics.optimal, statistics.cases * 9 / 10);
+  RatioDistribution ratios = describeRatios(statistics.plannerOverExact);
+  EXPECT_LE(ratios.mean, 1.06);
+}
+
+} // namespace

@@ -816,7 +816,75 @@ expandable segments (`utils/compare-policies.py build --allocators`). Peak:
 the static arena, or the runtime allocator's reserved high-water mark.
 
 {allocators}
+
+## The planner against the exact optimum
+
+Not the scenarios above, which are too large for an exact search: seeded
+random functions of 6-14 ops (`include/hyperoffload/Workloads/RandomProgram.h`)
+at three budgets each, from the function's memory lower bound towards its
+peak without offload, planned by `ho-plan-offload` (policy `hyperoffload`,
+without rewrites: the exact search keeps the ops in their order) and by
+`policy=exact`, the fastest plan in the space the planner writes, searched
+on the simulator with a proof (`docs/Planning.md`, "The exact optimum").
+`hyperoffload optimality` makes each table; the ratios are over the cases
+the exact search proved optimal, "equal" the share of ratios of exactly 1.
+
+{optimality}
+
+{optimality_counts}
+
+"with deadlines" is the time bound with the deadlines at the points of
+excess (`docs/CostModel.md`, "Deadlines"), which reports do not show yet.
+The planner is still short of where this project wants it (planner over
+the optimum: mean at most 1.01, p90 at most 1.03, max at most 1.15), and
+so are the bounds (optimum over the bound: mean at most 1.05).
+`unittests/Compare/OptimalitySurveyTest.cpp` holds the planner to the level
+above on a smaller draw: it never beats a proven optimum, misses no budget
+the exact search fits, and stays within 6% of the optimum on average.
 """
+
+
+# The settings of the exact-optimum survey, and its arguments.
+OPTIMALITY_SURVEYS = [
+    ("one link, one copy queue, no link latency",
+     ("--functions", "300")),
+    ("1-2 tiers, 1-2 queues per direction, link latency and overheads",
+     ("--functions", "100", "--tiers", "2", "--queues", "2",
+      "--link-overheads")),
+]
+
+
+def optimality_surveys(tool):
+    return [(setting, tool.run("optimality", *args, "--json", "-"))
+            for setting, args in OPTIMALITY_SURVEYS]
+
+
+def optimality(tool):
+    rows = []
+    for setting, survey in optimality_surveys(tool):
+        for name, key in (("planner / exact optimum", "planner_over_exact"),
+                          ("exact optimum / time bound", "exact_over_bound"),
+                          ("exact optimum / with deadlines",
+                           "exact_over_deadline_bound")):
+            ratios = survey[key]
+            count = ratios["count"]
+            rows.append([setting, name, count, f"{ratios['mean']:.3f}",
+                         f"{ratios['median']:.3f}", f"{ratios['p90']:.3f}",
+                         f"{ratios['max']:.3f}",
+                         f"{100 * ratios['ones'] / count:.1f}%"
+                         if count else "n/a"])
+    return table(["setting", "ratio", "cases", "mean", "median", "p90", "max",
+                  "equal"], rows)
+
+
+def optimality_counts(tool):
+    rows = [[setting, survey["cases"], survey["optimal"], survey["gave_up"],
+             survey["infeasible"], survey["planner_missed"],
+             survey["budget_unused"]]
+            for setting, survey in optimality_surveys(tool)]
+    return table(["setting", "cases", "proven optimal", "search gave up",
+                  "no plan fits", "budgets the planner missed",
+                  "planner left >3% of the budget unused"], rows)
 
 
 def generate(tool):
@@ -838,6 +906,8 @@ def generate(tool):
         "curve_train": lambda: bandwidth_curve(tool, "llama3-8b-train",
                                                "64GB"),
         "allocators": lambda: allocators(tool),
+        "optimality": lambda: optimality(tool),
+        "optimality_counts": lambda: optimality_counts(tool),
     }
     with concurrent.futures.ThreadPoolExecutor(
             max_workers=os.cpu_count() or 1) as pool:

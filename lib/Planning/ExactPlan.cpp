@@ -329,19 +329,12 @@ OffloadPlan ExactSearch::makePlan() const {
            option.storeBackWait});
     if (gap.nextUse == GapCandidate::kUnused)
       continue;
-    PlannedGap planned;
-    planned.buffer = gap.buffer;
-    if (gap.carrier)
-      planned.carrier =
-          llvm::find(buffer.aliases, gap.carrier) - buffer.aliases.begin();
-    planned.tier = option.tier;
-    if (!gap.clean)
-      planned.storeAfter = gap.lastUse;
-    planned.waitBefore = option.waitBefore;
-    planned.returnsRemote = option.returnsRemote;
-    planned.prefetchBefore = option.prefetchBefore;
-    planned.nextUse = gap.nextUse;
-    plan.gaps.push_back(planned);
+    GapWindow window;
+    window.tier = option.tier;
+    window.waitBefore = option.waitBefore;
+    window.returnsRemote = option.returnsRemote;
+    window.prefetchBefore = option.prefetchBefore;
+    plan.gaps.push_back(context.makePlannedGap(gap, window));
   }
   llvm::sort(plan.remoteArguments,
              [](const auto &a, const auto &b) { return a.index < b.index; });

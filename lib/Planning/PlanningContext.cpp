@@ -65,17 +65,23 @@ void LinkTimeline::reserve(double start, double end) {
 void LinkTimeline::release(double start, double end) {
   if (end <= start)
     return;
-  // Merged intervals only grow, so one of them holds all of [start, end).
+  // Every busy interval that overlaps [start, end) keeps what lies outside
+  // it. A caller may release more than it reserved (a copy retimed after
+  // the compute it waited for moved): only what was busy is freed.
   auto it = busy.upper_bound(start);
-  assert(it != busy.begin() && "releasing what was never reserved");
-  --it;
-  auto [first, last] = *it;
-  busy.erase(it);
-  if (first < start)
-    busy.emplace(first, start);
-  if (end < last)
-    busy.emplace(end, last);
-  busyTime -= end - start;
+  if (it != busy.begin() && std::prev(it)->second > start)
+    --it;
+  while (it != busy.end() && it->first < end) {
+    auto [first, last] = *it;
+    it = busy.erase(it);
+    busyTime -= std::min(last, end) - std::max(first, start);
+    if (first < start)
+      busy.emplace(first, start);
+    if (end < last) {
+      busy.emplace(end, last);
+      break;
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -600,22 +606,27 @@ void PlanningContext::fillPlan(
     if (buffer.isArgument() && gap.lastUse == 0)
       plan.remoteArguments.push_back(
           {cast<BlockArgument>(buffer.root).getArgNumber(), window.tier});
-    if (gap.nextUse == GapCandidate::kUnused)
-      continue;
-    PlannedGap planned;
-    planned.buffer = gap.buffer;
-    if (gap.carrier)
-      planned.carrier =
-          llvm::find(buffer.aliases, gap.carrier) - buffer.aliases.begin();
-    planned.tier = window.tier;
-    if (!gap.clean)
-      planned.storeAfter = gap.lastUse;
-    planned.waitBefore = window.waitBefore;
-    planned.returnsRemote = window.returnsRemote;
-    planned.prefetchBefore = window.prefetchBefore;
-    planned.nextUse = gap.nextUse;
-    plan.gaps.push_back(planned);
+    if (gap.nextUse != GapCandidate::kUnused)
+      plan.gaps.push_back(makePlannedGap(gap, window));
   }
   plan.estimatedPeakPoint = getPeakPoint();
   plan.estimatedPeak = profile.get(plan.estimatedPeakPoint);
+}
+
+PlannedGap PlanningContext::makePlannedGap(const GapCandidate &gap,
+                                           const GapWindow &window) const {
+  const BufferInfo &buffer = liveness.getBuffer(gap.buffer);
+  PlannedGap planned;
+  planned.buffer = gap.buffer;
+  if (gap.carrier)
+    planned.carrier =
+        llvm::find(buffer.aliases, gap.carrier) - buffer.aliases.begin();
+  planned.tier = window.tier;
+  if (!gap.clean)
+    planned.storeAfter = gap.lastUse;
+  planned.waitBefore = window.waitBefore;
+  planned.returnsRemote = window.returnsRemote;
+  planned.prefetchBefore = window.prefetchBefore;
+  planned.nextUse = gap.nextUse;
+  return planned;
 }

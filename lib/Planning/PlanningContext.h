@@ -30,7 +30,8 @@ public:
   std::optional<double> findLatest(double deadline, double duration,
                                    double notBefore) const;
   void reserve(double start, double end);
-  /// Frees [start, end), which an earlier `reserve` took.
+  /// Frees what is busy of [start, end): what an earlier `reserve` took, or
+  /// the part of it still there.
   void release(double start, double end);
   double getBusyTime() const { return busyTime; }
 
@@ -234,6 +235,9 @@ public:
   ArrayRef<MemoryTier> getTiers() const { return tiers; }
   double getLinkBusyTime(MemoryTier tier) const;
 
+  /// `gap` taken as `window` times it, as a plan says it.
+  PlannedGap makePlannedGap(const GapCandidate &gap,
+                            const GapWindow &window) const;
   /// Adds the committed decisions to `plan` in the plan's order.
   void
   fillPlan(OffloadPlan &plan,

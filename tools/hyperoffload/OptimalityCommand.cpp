@@ -116,6 +116,8 @@ static int runOptimality(const OptimalityArgs &args) {
                  {"equal", Table::Align::Right}});
     addRatioRow(table, "planner / exact optimum", statistics.plannerOverExact);
     addRatioRow(table, "exact optimum / time bound", statistics.exactOverBound);
+    addRatioRow(table, "exact optimum / with deadlines",
+                statistics.exactOverTighterBound);
     table.print(stdout);
     fmt::print("\n{} cases: exact search optimal {}, infeasible {}, gave up "
                "{}, not searched {}\n",

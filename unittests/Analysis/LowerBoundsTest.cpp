@@ -404,3 +404,46 @@ TEST_F(LowerBoundsTest, InfeasibleBudgetNamesTheOp) {
   EXPECT_TRUE(message.empty());
 }
 } // namespace
+
+namespace {
+// 1 MB `a` is read by w2 and again by w5; w3 makes 1 MB `big`, which w4
+// reads. With 1.5 MB, 500,016 bytes of `a` cannot be on the device at w3
+// and w4 (the excess: `a`, `big` and 16 bytes). They can leave once w1 has
+// made `a` (1 ms) and take 0.500016 ms at 1 GB/s, so w3 starts at 1.5 ms
+// at the earliest and w3, w4 and w5 (3 ms) follow: 4.500016 ms. They can
+// come back only once w4 has ended (at 3.1 ms at the earliest), before w5
+// (1 ms): 4.600016 ms. The other bounds say 4.1 ms, the compute; the best
+// schedule takes 6.1 ms (store `a` after w2, fetch it after w4).
+TEST_F(LowerBoundsTest, DeadlinesAtThePointsOfExcess) {
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %a = ho.compute "w1"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<4xf32>) -> tensor<250000xf32>
+      %b = ho.compute "w2"(%a) {flops = 100000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<4xf32>
+      %big = ho.compute "w3"(%b) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<4xf32>) -> tensor<250000xf32>
+      %c = ho.compute "w4"(%big) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<4xf32>
+      %d = ho.compute "w5"(%a, %c) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+      return %d : tensor<4xf32>
+    })mlir",
+                               1500000);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 4.1 * kMs, kTolerance);
+  EXPECT_NEAR(bounds.deadlineSeconds, 3.1 * kMs + 500016e-9 + 1 * kMs,
+              kTolerance);
+  EXPECT_NEAR(bounds.getTighterTimeSeconds(), bounds.deadlineSeconds,
+              kTolerance);
+  // Without an excess there is no deadline.
+  EXPECT_EQ(compute(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %a = ho.compute "w1"(%x) {flops = 1000000000 : i64, bytes = 0 : i64}
+          : (tensor<4xf32>) -> tensor<4xf32>
+      return %a : tensor<4xf32>
+    })mlir",
+                    kMB)
+                .deadlineSeconds,
+            0);
+}
+} // namespace

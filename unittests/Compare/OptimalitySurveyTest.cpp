@@ -42,6 +42,9 @@ TEST(OptimalitySurveyTest, PlannerNeverBeatsTheOptimumAndMissesNoBudget) {
         << "seed " << survey.seed << " budget " << survey.budget;
     EXPECT_LE(survey.timeBound, survey.exact.stepTime * (1 + kTolerance))
         << "seed " << survey.seed << " budget " << survey.budget;
+    EXPECT_LE(survey.tighterTimeBound, survey.exact.stepTime * (1 + kTolerance))
+        << "seed " << survey.seed << " budget " << survey.budget;
+    EXPECT_GE(survey.tighterTimeBound, survey.timeBound);
   }
   EXPECT_EQ(statistics.plannerMissed, 0u);
   EXPECT_EQ(statistics.plannerOnlyFits, 0u);

@@ -66,11 +66,21 @@ struct LowerBounds {
   /// The link directions with bytes to move, each with its least time.
   SmallVector<TransferBound, 4> transfers;
 
+  /// The deadlines at the points of excess: the tensors away from the
+  /// device there must leave after their creators end and before the op
+  /// there starts, and come back after it ends and before their next use,
+  /// each followed by the compute that depends on it (docs/CostModel.md,
+  /// "Deadlines"). Zero where no point has an excess.
+  double deadlineSeconds = 0;
+
   /// Whether some schedule could fit in the budget.
   bool fitsBudget() const { return memoryBytes <= budget; }
   /// The step-time bound: no schedule finishes before its compute is done
   /// or before any link direction has moved what it must.
   double getTimeSeconds() const;
+  /// The time bound with the deadlines: what `hyperoffload optimality`
+  /// reports next to it. Reports still show the gap to getTimeSeconds.
+  double getTighterTimeSeconds() const;
   /// How far `stepTime` is above the time bound, as a fraction
   /// (stepTime / bound - 1); std::nullopt when the bound is zero.
   std::optional<double> getGap(double stepTime) const;

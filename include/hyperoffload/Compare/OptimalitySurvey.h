@@ -51,8 +51,10 @@ struct OptimalityCase {
   ExactPlanResult exact;
   /// The planner's step time, when its plan fits.
   std::optional<double> plannerTime;
-  /// The time lower bound (LowerBounds.h) at this budget.
+  /// The time lower bound (LowerBounds.h) at this budget, and the one with
+  /// the deadlines at the points of excess.
   double timeBound = 0;
+  double tighterTimeBound = 0;
   /// The planner's simulated live peak: how much of the budget it used.
   int64_t plannerPeak = 0;
 };
@@ -74,8 +76,10 @@ struct OptimalityStatistics {
   unsigned plannerMissed = 0, plannerOnlyFits = 0;
   /// Over the cases with both a planner plan and a proven optimum.
   std::vector<double> plannerOverExact;
-  /// Over the proven optima: the optimum over the time bound.
+  /// Over the proven optima: the optimum over the time bound, and over the
+  /// one with deadlines.
   std::vector<double> exactOverBound;
+  std::vector<double> exactOverTighterBound;
   /// Planned cases that left more than 3% of the budget unused.
   unsigned budgetUnused = 0;
 };

@@ -108,6 +108,10 @@ public:
 
 private:
   void collectGaps();
+  /// Searches the plans with every gap's options, or with only those that
+  /// relieve a point over the budget (`lean`); false, searching nothing,
+  /// when there are more gaps than the limit.
+  bool searchSpace(bool lean);
   void addOptions(SearchedGap &searched, MemoryTier tier) const;
   Evaluation evaluate(const OffloadPlan &plan);
   /// Whether `evaluation`'s static offsets fit the budget too.
@@ -144,6 +148,10 @@ private:
   ExactSearchLimits limits;
   PlanningContext context;
 
+  /// Whether options that keep a buffer off no point over the budget, and
+  /// waits before ops within it, are left out: they cannot bring the live
+  /// bytes under the budget, only help the static arena pack.
+  bool leanOptions = true;
   std::vector<SearchedGap> gaps;
   /// The option taken for each gap decided so far (0: not taken).
   SmallVector<std::optional<unsigned>> decisions;
@@ -183,7 +191,7 @@ void ExactSearch::addOptions(SearchedGap &searched, MemoryTier tier) const {
   auto add = [&](unsigned prefetchBefore, std::optional<unsigned> waitBefore,
                  SmallVector<PointRange, 2> relief, bool returnsRemote,
                  std::optional<unsigned> storeBackWait = std::nullopt) {
-    if (limits.prune && !searched.keepAllOptions &&
+    if (leanOptions && !searched.keepAllOptions &&
         !coversAny(relief, overBudget))
       return;
     GapOption option;
@@ -208,7 +216,7 @@ void ExactSearch::addOptions(SearchedGap &searched, MemoryTier tier) const {
       return;
     for (unsigned wait = first;
          wait < std::min<size_t>(last, overBudget.size()); ++wait)
-      if (!limits.prune || overBudget[wait])
+      if (!leanOptions || overBudget[wait])
         add(prefetchBefore, wait, relief, returnsRemote);
   };
   if (searched.leading) {
@@ -232,7 +240,7 @@ void ExactSearch::addOptions(SearchedGap &searched, MemoryTier tier) const {
       if (!storedBack)
         continue;
       for (unsigned wait = lastUse + 1; wait <= exit; ++wait)
-        if (!limits.prune || overBudget[wait])
+        if (!leanOptions || overBudget[wait])
           add(prefetch, std::nullopt, ranges, false, wait);
     }
     return;
@@ -508,28 +516,12 @@ void ExactSearch::search(const PartialRun &partial) {
   }
 }
 
-ExactPlanResult ExactSearch::run() {
-  ExactPlanResult result;
-  Block &body = function.getBody().front();
-  if (hasRunTimeSelections(body)) {
-    result.reason = "its routed experts or gathered blocks are picked at run "
-                    "time, which the exact search does not cover";
-    return result;
-  }
-  const BufferLiveness &liveness = context.getLiveness();
-  baseLive.assign(liveness.getProfile().begin(), liveness.getProfile().end());
-  for (int64_t live : baseLive)
-    overBudget.push_back(live > budget);
+bool ExactSearch::searchSpace(bool lean) {
+  leanOptions = lean;
+  gaps.clear();
   collectGaps();
-  result.gaps = gaps.size();
-  if (gaps.size() > limits.maxGaps) {
-    result.reason = llvm::formatv("it has {0} gaps that can relieve a "
-                                  "point over the budget, more than the {1} "
-                                  "the exact search takes (exact-max-gaps)",
-                                  gaps.size(), limits.maxGaps)
-                        .str();
-    return result;
-  }
+  if (gaps.size() > limits.maxGaps)
+    return false;
   relief.assign(baseLive.size(), 0);
   undecidedRelief.assign(baseLive.size(), 0);
   for (const SearchedGap &searched : gaps)
@@ -537,6 +529,7 @@ ExactPlanResult ExactSearch::run() {
   decisions.assign(gaps.size(), std::nullopt);
 
   // The planner's own plans give a first bound to cut by.
+  Block &body = function.getBody().front();
   for (bool leastMemory : {false, true}) {
     PlannerOptions options;
     options.budget = budget;
@@ -550,7 +543,39 @@ ExactPlanResult ExactSearch::run() {
     offer(OffloadPlan(), std::move(unplanned));
     search(run);
   }
+  return true;
+}
 
+ExactPlanResult ExactSearch::run() {
+  ExactPlanResult result;
+  Block &body = function.getBody().front();
+  if (hasRunTimeSelections(body)) {
+    result.reason = "its routed experts or gathered blocks are picked at run "
+                    "time, which the exact search does not cover";
+    return result;
+  }
+  const BufferLiveness &liveness = context.getLiveness();
+  baseLive.assign(liveness.getProfile().begin(), liveness.getProfile().end());
+  for (int64_t live : baseLive)
+    overBudget.push_back(live > budget);
+  // First the plans whose every move relieves a point over the budget.
+  // Where none fits, the static arena's packing may need the others too:
+  // then every plan is searched, so that "infeasible" holds for them all.
+  bool searched = searchSpace(/*lean=*/limits.prune);
+  if (searched && limits.prune && !best && !limitReached)
+    searched = searchSpace(/*lean=*/false);
+  result.gaps = gaps.size();
+  if (!searched) {
+    result.reason = llvm::formatv("it has {0} gaps{1}, more than the {2} "
+                                  "the exact search takes (exact-max-gaps)",
+                                  gaps.size(),
+                                  leanOptions ? " that can relieve a point "
+                                                "over the budget"
+                                              : "",
+                                  limits.maxGaps)
+                        .str();
+    return result;
+  }
   result.simulations = simulations;
   result.plan = best;
   result.stepTime = best ? bestTime : 0;

@@ -33,7 +33,9 @@
 // kept its buffer off the device as long as it could; and so is an option
 // that cannot relieve the point where the plan first goes over the budget
 // by enough. Options that relieve no point over the budget, and waits
-// before ops within it, are never better than leaving them out. With
+// before ops within it, cannot bring the live bytes under the budget: they
+// are left out, unless no plan fits without them (the static arena's
+// packing may need them), when every plan is searched again. With
 // several queues per direction a copy's queue depends on timing and the
 // cuts may, rarely, cut the optimum. ExactPlanTest checks the search
 // against enumeration without cuts.

@@ -1,11 +1,14 @@
 //===- OptimalitySurveyTest.cpp - The planner held to the exact optimum ---===//
 //
 // Plans seeded random functions with the planner and the exact search
-// (OptimalitySurvey.h) and checks what must hold whatever the draw: the
-// exact search proves most cases, the planner never beats a proven optimum
-// (both keep the ops in their order), and the planner fits every budget the
-// exact search fits. The distance to the optimum is held to the level
-// docs/Results.md reports, so that a change that worsens the planner fails.
+// (OptimalitySurvey.h) and checks what must hold whatever the draw: no
+// lower bound is above a proven optimum, the exact search proves most
+// cases, and the planner fits every budget the exact search fits. The
+// distance to the optimum is held to the level docs/Results.md reports, so
+// that a change that worsens the planner fails. (The planner may beat a
+// proven optimum at the memory bound, with a move that only helps the
+// static arena pack: the search leaves those out where some plan fits
+// without them.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +28,7 @@ namespace {
 /// Rounding between two sums of the same step times.
 constexpr double kTolerance = 1e-9;
 
-TEST(OptimalitySurveyTest, PlannerNeverBeatsTheOptimumAndMissesNoBudget) {
+TEST(OptimalitySurveyTest, BoundsHoldAndThePlannerMissesNoBudget) {
   MLIRContext context;
   context.loadDialect<HODialect, func::FuncDialect>();
   OptimalitySurveyOptions options;
@@ -36,10 +39,8 @@ TEST(OptimalitySurveyTest, PlannerNeverBeatsTheOptimumAndMissesNoBudget) {
   OptimalityStatistics statistics = summarizeOptimality(cases);
 
   for (const OptimalityCase &survey : cases) {
-    if (survey.exact.status != ExactStatus::Optimal || !survey.plannerTime)
+    if (survey.exact.status != ExactStatus::Optimal)
       continue;
-    EXPECT_GE(*survey.plannerTime, survey.exact.stepTime * (1 - kTolerance))
-        << "seed " << survey.seed << " budget " << survey.budget;
     EXPECT_LE(survey.timeBound, survey.exact.stepTime * (1 + kTolerance))
         << "seed " << survey.seed << " budget " << survey.budget;
     EXPECT_LE(survey.tighterTimeBound, survey.exact.stepTime * (1 + kTolerance))

@@ -491,16 +491,16 @@ void ExactSearch::search(const PartialRun &partial) {
     decide(*index, optionIndex);
     // The plan so far went over the budget: an option that does not relieve
     // that point by enough, with the undecided gaps, need not be simulated.
+    bool cannotFit =
+        option.taken && limits.prune && partial.overflow &&
+        cannotRelieve(
+            *partial.overflow,
+            covers(option.relief, partial.overflow->point) ? searched.size : 0);
     if (!option.taken) {
       search(partial);
-    } else if (limits.prune && partial.overflow &&
-               cannotRelieve(*partial.overflow,
-                             covers(option.relief, partial.overflow->point)
-                                 ? searched.size
-                                 : 0)) {
-    } else if (simulations >= limits.maxSimulations) {
+    } else if (!cannotFit && simulations >= limits.maxSimulations) {
       limitReached = true;
-    } else {
+    } else if (!cannotFit) {
       OffloadPlan plan = makePlan();
       Evaluation evaluation = evaluate(plan);
       if (evaluation.valid) {

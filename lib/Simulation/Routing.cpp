@@ -27,6 +27,77 @@ static llvm::Error traceError(llvm::StringRef path, const llvm::Twine &field,
       llvm::formatv("{0}: {1}: {2}", path, field.str(), message.str()));
 }
 
+namespace {
+/// What a trace records: experts a router picked, or blocks a selection
+/// picked; the words its errors use for each.
+struct SelectionWords {
+  const char *field; // the trace's key
+  const char *op;
+  const char *row;
+  const char *rowsVerb; // "the routed op routes 3 (tokens)"
+  const char *item;
+  const char *anItem;
+  const char *owner; // "the model has 256 experts"
+};
+} // namespace
+
+static constexpr SelectionWords kExpertWords = {
+    "steps",  "ho.routed op", "token",    "routes",
+    "expert", "an expert",    "the model"};
+static constexpr SelectionWords kBlockWords = {
+    "blocks",  "ho.gather_blocks op", "row", "has", "block",
+    "a block", "its source"};
+
+/// Reads a trace's `[step][op][row] = ids` array into `out`.
+static llvm::Error parseSelections(const llvm::json::Array &steps,
+                                   llvm::StringRef path,
+                                   const SelectionWords &words,
+                                   RoutingTrace::Selections &out) {
+  for (auto [s, step] : llvm::enumerate(steps)) {
+    std::string stepField = llvm::formatv("{0}[{1}]", words.field, s);
+    const llvm::json::Array *ops = step.getAsArray();
+    if (!ops || ops->empty())
+      return traceError(
+          path, stepField,
+          llvm::formatv("expected a non-empty array of {0}s", words.op));
+    auto &opsOut = out.emplace_back();
+    for (auto [l, op] : llvm::enumerate(*ops)) {
+      std::string opField = llvm::formatv("{0}[{1}]", stepField, l);
+      const llvm::json::Array *rows = op.getAsArray();
+      if (!rows || rows->empty())
+        return traceError(
+            path, opField,
+            llvm::formatv("expected a non-empty array of {0}s", words.row));
+      auto &rowsOut = opsOut.emplace_back();
+      for (auto [t, row] : llvm::enumerate(*rows)) {
+        std::string rowField = llvm::formatv("{0}[{1}]", opField, t);
+        const llvm::json::Array *ids = row.getAsArray();
+        if (!ids || ids->empty())
+          return traceError(path, rowField,
+                            llvm::formatv("expected a non-empty array of {0} "
+                                          "ids",
+                                          words.item));
+        auto &idsOut = rowsOut.emplace_back();
+        for (auto [i, id] : llvm::enumerate(*ids)) {
+          std::string idField = llvm::formatv("{0}[{1}]", rowField, i);
+          std::optional<int64_t> value = id.getAsInteger();
+          if (!value || *value < 0)
+            return traceError(path, idField,
+                              llvm::formatv("expected {0} id, an integer >= 0",
+                                            words.anItem));
+          if (llvm::is_contained(idsOut, *value))
+            return traceError(path, idField,
+                              llvm::formatv("{0} {1} is picked twice by one "
+                                            "{2}",
+                                            words.item, *value, words.row));
+          idsOut.push_back(*value);
+        }
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::shared_ptr<const RoutingTrace>>
 ho::parseRoutingTrace(llvm::StringRef text, llvm::StringRef path) {
   llvm::Expected<llvm::json::Value> parsed = parseJSONInput(text);
@@ -36,50 +107,33 @@ ho::parseRoutingTrace(llvm::StringRef text, llvm::StringRef path) {
                           ")");
   const llvm::json::Object *root = parsed->getAsObject();
   if (!root)
-    return traceError(path, "file", "expected an object with \"steps\"");
-  const llvm::json::Array *steps = root->getArray("steps");
-  if (!steps || steps->empty())
-    return traceError(path, "steps",
-                      "expected a non-empty array of steps, each an array of "
-                      "routed ops, each an array of tokens' expert ids");
+    return traceError(path, "file",
+                      "expected an object with \"steps\" (experts), "
+                      "\"blocks\" (KV blocks) or both");
   auto trace = std::make_shared<RoutingTrace>();
   trace->path = path.str();
-  for (auto [s, step] : llvm::enumerate(*steps)) {
-    std::string stepField = llvm::formatv("steps[{0}]", s);
-    const llvm::json::Array *layers = step.getAsArray();
-    if (!layers || layers->empty())
-      return traceError(path, stepField,
-                        "expected a non-empty array of routed ops");
-    auto &layersOut = trace->steps.emplace_back();
-    for (auto [l, layer] : llvm::enumerate(*layers)) {
-      std::string layerField = llvm::formatv("{0}[{1}]", stepField, l);
-      const llvm::json::Array *tokens = layer.getAsArray();
-      if (!tokens || tokens->empty())
-        return traceError(path, layerField,
-                          "expected a non-empty array of tokens");
-      auto &tokensOut = layersOut.emplace_back();
-      for (auto [t, token] : llvm::enumerate(*tokens)) {
-        std::string tokenField = llvm::formatv("{0}[{1}]", layerField, t);
-        const llvm::json::Array *ids = token.getAsArray();
-        if (!ids || ids->empty())
-          return traceError(path, tokenField,
-                            "expected a non-empty array of expert ids");
-        auto &idsOut = tokensOut.emplace_back();
-        for (auto [i, id] : llvm::enumerate(*ids)) {
-          std::optional<int64_t> value = id.getAsInteger();
-          if (!value || *value < 0)
-            return traceError(path, llvm::formatv("{0}[{1}]", tokenField, i),
-                              "expected an expert id, an integer >= 0");
-          if (llvm::is_contained(idsOut, *value))
-            return traceError(path, llvm::formatv("{0}[{1}]", tokenField, i),
-                              llvm::formatv("expert {0} is picked twice by "
-                                            "one token",
-                                            *value));
-          idsOut.push_back(*value);
-        }
-      }
-    }
+  bool any = false;
+  for (auto [words, out] : {std::make_pair(&kExpertWords, &trace->steps),
+                            std::make_pair(&kBlockWords, &trace->blocks)}) {
+    const llvm::json::Value *field = root->get(words->field);
+    if (!field)
+      continue;
+    const llvm::json::Array *steps = field->getAsArray();
+    if (!steps || steps->empty())
+      return traceError(path, words->field,
+                        llvm::formatv("expected a non-empty array of steps, "
+                                      "each an array of {0}s, each an array "
+                                      "of {1}s' {2} ids",
+                                      words->op, words->row, words->item));
+    if (llvm::Error error = parseSelections(*steps, path, *words, *out))
+      return std::move(error);
+    any = true;
   }
+  if (!any)
+    return traceError(path, "steps",
+                      "expected \"steps\" (the experts each routed op's "
+                      "tokens pick), \"blocks\" (the KV blocks each "
+                      "ho.gather_blocks op's rows pick) or both");
   return trace;
 }
 
@@ -210,63 +264,112 @@ static std::vector<double> getZipfWeights(const RoutingOptions &options,
   return weights;
 }
 
-llvm::Expected<std::vector<int64_t>>
-ho::drawPicks(const RoutingOptions &options, unsigned layer, int64_t tokens,
-              int64_t top, int64_t total) {
+/// The picks of the `index`-th selection of its kind in the trace, in
+/// step `options.step`; an error where the trace's shape differs from
+/// the op's.
+static llvm::Expected<std::vector<int64_t>>
+readTracePicks(const RoutingOptions &options, const SelectionWords &words,
+               const RoutingTrace::Selections &steps, unsigned index,
+               int64_t rows, int64_t perRow, int64_t total) {
+  const RoutingTrace &trace = *options.trace;
+  auto error = [&](const llvm::Twine &field, const llvm::Twine &message) {
+    return traceError(trace.path, field, message);
+  };
+  if (steps.empty())
+    return error(words.field,
+                 llvm::formatv("is missing, but the function has a {0}; "
+                               "give its picks per step",
+                               words.op));
+  unsigned s = options.step % steps.size();
+  const auto &ops = steps[s];
+  if (index >= ops.size())
+    return error(llvm::formatv("{0}[{1}]", words.field, s),
+                 llvm::formatv("has {0} {1}s, but the function has more; "
+                               "give one entry per {1}",
+                               ops.size(), words.op));
+  const auto &perRowIds = ops[index];
+  std::string field = llvm::formatv("{0}[{1}][{2}]", words.field, s, index);
+  if (static_cast<int64_t>(perRowIds.size()) != rows)
+    return error(field, llvm::formatv("has {0} {1}s, but the {2} {3} {4}",
+                                      perRowIds.size(), words.row, words.op,
+                                      words.rowsVerb, rows));
   std::vector<int64_t> picks;
-  picks.reserve(tokens * top);
-  if (options.distribution == RoutingDistribution::Trace) {
-    const RoutingTrace &trace = *options.trace;
-    unsigned s = options.step % trace.steps.size();
-    const auto &layers = trace.steps[s];
-    auto error = [&](const llvm::Twine &field, const llvm::Twine &message) {
-      return traceError(trace.path, field, message);
-    };
-    if (layer >= layers.size())
-      return error(llvm::formatv("steps[{0}]", s),
-                   llvm::formatv("has {0} routed ops, but the function has "
-                                 "more; give one entry per ho.routed op",
-                                 layers.size()));
-    const auto &perToken = layers[layer];
-    std::string field = llvm::formatv("steps[{0}][{1}]", s, layer);
-    if (static_cast<int64_t>(perToken.size()) != tokens)
-      return error(field, llvm::formatv("has {0} tokens, but the routed op "
-                                        "routes {1}",
-                                        perToken.size(), tokens));
-    for (auto [t, ids] : llvm::enumerate(perToken)) {
-      if (static_cast<int64_t>(ids.size()) != top)
-        return error(llvm::formatv("{0}[{1}]", field, t),
-                     llvm::formatv("has {0} expert ids, but each token picks "
-                                   "{1}",
-                                   ids.size(), top));
-      for (auto [i, id] : llvm::enumerate(ids))
-        if (id >= total)
-          return error(llvm::formatv("{0}[{1}][{2}]", field, t, i),
-                       llvm::formatv("expert {0} is out of range: the model "
-                                     "has {1} experts",
-                                     id, total));
-      llvm::append_range(picks, ids);
-    }
-    return picks;
+  picks.reserve(rows * perRow);
+  for (auto [t, ids] : llvm::enumerate(perRowIds)) {
+    if (static_cast<int64_t>(ids.size()) != perRow)
+      return error(llvm::formatv("{0}[{1}]", field, t),
+                   llvm::formatv("has {0} {1} ids, but each {2} picks {3}",
+                                 ids.size(), words.item, words.row, perRow));
+    for (auto [i, id] : llvm::enumerate(ids))
+      if (id >= total)
+        return error(llvm::formatv("{0}[{1}][{2}]", field, t, i),
+                     llvm::formatv("{0} {1} is out of range: {2} has {3} "
+                                   "{0}s",
+                                   words.item, id, words.owner, total));
+    llvm::append_range(picks, ids);
   }
+  return picks;
+}
 
+/// `rows * perRow` picks, `perRow` distinct ones in [0, total) per row,
+/// drawn from the options' distribution for the selection `layer` seeds.
+static std::vector<int64_t> drawFromDistribution(const RoutingOptions &options,
+                                                 unsigned layer, int64_t rows,
+                                                 int64_t perRow,
+                                                 int64_t total) {
   std::vector<double> weights =
       options.distribution == RoutingDistribution::Zipf
           ? getZipfWeights(options, layer, total)
           : std::vector<double>(total, 1.0);
   Generator generator({options.seed, options.step, layer, 0x7069636b});
-  // Weighted sampling without replacement: the `top` largest keys
+  // Weighted sampling without replacement: the `perRow` largest keys
   // log(u) / weight (Efraimidis and Spirakis).
+  std::vector<int64_t> picks;
+  picks.reserve(rows * perRow);
   std::vector<std::pair<double, int64_t>> keys(total);
-  for (int64_t token = 0; token < tokens; ++token) {
-    for (int64_t expert = 0; expert < total; ++expert)
-      keys[expert] = {std::log(generator.uniform()) / weights[expert], expert};
-    std::partial_sort(keys.begin(), keys.begin() + top, keys.end(),
+  for (int64_t row = 0; row < rows; ++row) {
+    for (int64_t id = 0; id < total; ++id)
+      keys[id] = {std::log(generator.uniform()) / weights[id], id};
+    std::partial_sort(keys.begin(), keys.begin() + perRow, keys.end(),
                       [](const auto &a, const auto &b) { return a > b; });
-    for (int64_t i = 0; i < top; ++i)
+    for (int64_t i = 0; i < perRow; ++i)
       picks.push_back(keys[i].second);
   }
   return picks;
+}
+
+llvm::Expected<std::vector<int64_t>>
+ho::drawPicks(const RoutingOptions &options, unsigned layer, int64_t tokens,
+              int64_t top, int64_t total) {
+  if (options.distribution == RoutingDistribution::Trace)
+    return readTracePicks(options, kExpertWords, options.trace->steps, layer,
+                          tokens, top, total);
+  return drawFromDistribution(options, layer, tokens, top, total);
+}
+
+/// Keeps the draws of block selections apart from those of routed ops,
+/// which count layers from 0.
+static constexpr unsigned kFirstBlockLayer = 1u << 16;
+
+unsigned ho::getBlockSelectionLayer(unsigned gather) {
+  return kFirstBlockLayer + gather;
+}
+
+llvm::Expected<std::vector<int64_t>>
+ho::drawBlockPicks(const RoutingOptions &options, unsigned gather, int64_t rows,
+                   int64_t perRow, int64_t blocks) {
+  if (options.distribution != RoutingDistribution::Trace)
+    return drawFromDistribution(options, getBlockSelectionLayer(gather), rows,
+                                perRow, blocks);
+  // A trace of experts alone leaves the blocks to the seeded uniform draw.
+  if (options.trace->blocks.empty()) {
+    RoutingOptions uniform = options;
+    uniform.distribution = RoutingDistribution::Uniform;
+    return drawFromDistribution(uniform, getBlockSelectionLayer(gather), rows,
+                                perRow, blocks);
+  }
+  return readTracePicks(options, kBlockWords, options.trace->blocks, gather,
+                        rows, perRow, blocks);
 }
 
 std::vector<int64_t> ho::predictPicks(const RoutingOptions &options,

@@ -1,8 +1,9 @@
 //===- SelectedBlocks.cpp - Blocks picked at run time, in the simulator ---===//
 //
-// Every ho.gather_blocks op gets its picks drawn per row, uniformly among
-// the source's blocks (with the run's seed and step; a routing trace holds
-// experts only). A ho.prefetch_blocks copies as many blocks per row as the
+// Every ho.gather_blocks op gets its picks drawn per row among the
+// source's blocks, from the run's seed and step, as routed experts are
+// (uniform, Zipf-ranked, or read from the trace's "blocks"). A
+// ho.prefetch_blocks copies as many blocks per row as the
 // gather reads: the picked ones when it is issued on the gather's own
 // selection, a prediction of them otherwise, drawn with the predictor
 // accuracy; the gather then waits for the picked blocks it lacks, fetched
@@ -17,10 +18,6 @@ using namespace mlir;
 using namespace mlir::ho;
 using namespace mlir::ho::detail;
 
-/// Keeps the draws of block selections apart from those of routed ops,
-/// which count layers from 0.
-static constexpr unsigned kFirstBlockLayer = 1u << 16;
-
 /// The ho.gather_blocks op that reads the blocks `prefetch` fetches, if any.
 static GatherBlocksOp getBlockReader(PrefetchBlocksOp prefetch) {
   for (Operation *user : prefetch.getResult().getUsers())
@@ -33,23 +30,21 @@ static GatherBlocksOp getBlockReader(PrefetchBlocksOp prefetch) {
 }
 
 LogicalResult TimelineSimulator::drawBlockSelections() {
-  RoutingOptions routing = options.routing;
-  routing.distribution = RoutingDistribution::Uniform;
-  routing.trace = nullptr;
-  unsigned layer = kFirstBlockLayer;
-  DenseMap<Operation *, unsigned> layerOf;
+  const RoutingOptions &routing = options.routing;
+  unsigned index = 0;
+  DenseMap<Operation *, unsigned> indexOf;
   for (Operation &op : body) {
     auto gather = dyn_cast<GatherBlocksOp>(op);
     if (!gather)
       continue;
     llvm::Expected<std::vector<int64_t>> picks =
-        drawPicks(routing, layer, gather.getNumRows(), gather.getBlocksPerRow(),
-                  gather.getNumBlocks());
+        drawBlockPicks(routing, index, gather.getNumRows(),
+                       gather.getBlocksPerRow(), gather.getNumBlocks());
     if (!picks)
       return gather.emitError() << "cannot draw its block selection: "
                                 << llvm::toString(picks.takeError());
     blockPicks[&op] = std::move(*picks);
-    layerOf[&op] = layer++;
+    indexOf[&op] = index++;
   }
 
   for (Operation &op : body) {
@@ -67,8 +62,9 @@ LogicalResult TimelineSimulator::drawBlockSelections() {
     blockFetches[prefetch.getResult()] =
         prefetch.getSelection() == reader.getSelection()
             ? picks
-            : predictPicks(routing, layerOf[reader], picks,
-                           reader.getBlocksPerRow(), reader.getNumBlocks());
+            : predictPicks(routing, getBlockSelectionLayer(indexOf[reader]),
+                           picks, reader.getBlocksPerRow(),
+                           reader.getNumBlocks());
   }
   return success();
 }

@@ -210,6 +210,25 @@ TEST(RoutingTest, BadTraceFilesNameTheField) {
   EXPECT_NE(error(R"({"steps": [[[[1]], [[2]]], [[]]]})").find("steps[1][0]"),
             std::string::npos);
   EXPECT_EQ(error(R"({"steps": [[[[1, 2], [3, 0]]]]})"), "");
+  // Blocks are read like experts, and named as blocks.
+  EXPECT_EQ(error(R"({"blocks": [[[[1, 1]]]]})"),
+            "t.json: blocks[0][0][0][1]: block 1 is picked twice by one row");
+  EXPECT_EQ(error(R"({"steps": [[[[1]]]], "blocks": []})"),
+            "t.json: blocks: expected a non-empty array of steps, each an "
+            "array of ho.gather_blocks ops, each an array of rows' block ids");
+}
+
+TEST_F(RoutedExpertsTest, TraceOfBlocksAloneIsAnErrorAtTheRoutedOp) {
+  Block &body = parse(kTwoDevices);
+  std::string message;
+  ScopedDiagnosticHandler capture(
+      &context, [&](Diagnostic &diagnostic) { message = diagnostic.str(); });
+  SimulationOptions options = withTrace(R"({"blocks": [[[[1]]]]})");
+  EXPECT_TRUE(failed(ho::simulate(body, target, options)));
+  EXPECT_NE(message.find("test.json: steps: is missing, but the function has "
+                         "a ho.routed op; give its picks per step"),
+            std::string::npos)
+      << message;
 }
 
 TEST(RoutingTest, SpecsAndAccuraciesAreChecked) {

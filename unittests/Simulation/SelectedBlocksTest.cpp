@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
@@ -151,6 +152,66 @@ TEST_F(SelectedBlocksTest, DrawsAreSeededAndVaryFromStepToStep) {
   EXPECT_GT(first->blocksFetchedOnDemand, 5u);
   EXPECT_LT(first->blocksFetchedOnDemand, 35u);
   EXPECT_GT(first->p99, first->p50);
+}
+
+TEST_F(SelectedBlocksTest, PicksFollowTheRoutingSpecAndTheTrace) {
+  // Zipf ranks the blocks of each gather too: the most popular of 64
+  // takes far more than 1/64 of the picks.
+  RoutingOptions options;
+  auto topShare = [&] {
+    std::vector<int64_t> picks =
+        cantFail(drawBlockPicks(options, /*gather=*/0, /*rows=*/256,
+                                /*perRow=*/4, /*blocks=*/64));
+    std::vector<int64_t> counts(64, 0);
+    for (int64_t id : picks)
+      ++counts[id];
+    return static_cast<double>(*llvm::max_element(counts)) / picks.size();
+  };
+  EXPECT_LT(topShare(), 0.04);
+  ASSERT_FALSE(static_cast<bool>(parseRoutingSpec("zipf:1.2", options)));
+  EXPECT_GT(topShare(), 0.1);
+
+  // A trace's "blocks" are the picks, step after step.
+  llvm::Expected<std::shared_ptr<const RoutingTrace>> trace = parseRoutingTrace(
+      R"({"blocks": [[[[7, 1, 2, 3]]], [[[4, 5, 6, 0]]]]})", "t.json");
+  ASSERT_TRUE(static_cast<bool>(trace)) << toString(trace.takeError());
+  options.distribution = RoutingDistribution::Trace;
+  options.trace = *trace;
+  options.step = 3;
+  EXPECT_EQ(cantFail(drawBlockPicks(options, 0, 1, 4, 8)),
+            (std::vector<int64_t>{4, 5, 6, 0}));
+  // Picks past the source's blocks, or a count other than the gather's,
+  // are named with the field.
+  auto error = [&](int64_t perRow, int64_t blocks) {
+    llvm::Expected<std::vector<int64_t>> picks =
+        drawBlockPicks(options, 0, 1, perRow, blocks);
+    return picks ? std::string() : toString(picks.takeError());
+  };
+  EXPECT_EQ(error(4, 6), "t.json: blocks[1][0][0][2]: block 6 is out of "
+                         "range: its source has 6 blocks");
+  EXPECT_EQ(error(2, 8), "t.json: blocks[1][0][0]: has 4 block ids, but each "
+                         "row picks 2");
+}
+
+TEST_F(SelectedBlocksTest, TraceWithoutTheGathersIsAnErrorAtTheGather) {
+  Block &body = parse(kFetchAfterSelection);
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Ideal;
+  options.routing.distribution = RoutingDistribution::Trace;
+  // Experts only: the blocks are drawn uniformly, as without a trace.
+  options.routing.trace =
+      cantFail(parseRoutingTrace(R"({"steps": [[[[1]]]]})", "experts.json"));
+  EXPECT_TRUE(succeeded(ho::simulate(body, target, options)));
+  // Blocks for no gather but another: the gather says what is missing.
+  options.routing.trace = cantFail(parseRoutingTrace(
+      R"({"blocks": [[[[1, 2, 3, 4], [5, 6, 7, 0]]]]})", "rows.json"));
+  std::string message;
+  ScopedDiagnosticHandler capture(
+      &context, [&](Diagnostic &diagnostic) { message = diagnostic.str(); });
+  EXPECT_TRUE(failed(ho::simulate(body, target, options)));
+  EXPECT_EQ(message, "cannot draw its block selection: rows.json: "
+                     "blocks[0][0]: has 2 rows, but the ho.gather_blocks op "
+                     "has 1");
 }
 
 } // namespace

@@ -9,11 +9,12 @@
 // fits, the least-memory plan. While the best plan stalls, the same search
 // runs on rewritten copies of the function: its argument updates moved
 // early (EagerUpdates.h), then its large weights in column blocks
-// (ColumnBlocks.h); then the best plan's fetches that start on an idle link
-// are issued earlier, checked on the simulator (StarvedPrefetches.h). The
-// fastest that fits is written; its copy, with premature prefetches delayed
-// and waits added where the run would overflow, becomes the function's
-// body. Baselines are written as their policies place transfers.
+// (ColumnBlocks.h). Candidates are compared finished: with their fetches
+// that start on an idle link issued earlier, checked on the simulator
+// (StarvedPrefetches.h). The fastest that fits is written; its copy, with
+// premature prefetches delayed and waits added where the run would overflow,
+// becomes the function's body. Baselines are written as their policies place
+// transfers.
 //
 // It calls the simulator, which depends on the analyses: Planning sits
 // above both.
@@ -34,6 +35,10 @@
 
 namespace mlir {
 namespace ho {
+
+// Placements of run-time selections (lib/Planning).
+struct BlockStaging;
+struct RoutedStaging;
 
 /// Chooses and writes the plan of one function at a time for a policy.
 class PlanSelector {
@@ -62,6 +67,9 @@ public:
     std::optional<Trial> trial;
     /// The exact policy's search: its proof status and effort.
     std::optional<ExactPlanResult> exact;
+    /// Whether the trial is what the pass writes: the last repair,
+    /// issueStarvedPrefetchesEarlier, has been tried on it.
+    bool finished = false;
   };
 
   /// The plan to write for `function` under `options`.
@@ -123,28 +131,45 @@ private:
     double stepTime;
     double stallTime;
   };
-  /// Plans copies of `function` with some experts of its routed ops left
-  /// in a tier (RoutedStaging.h) and takes the fastest that fits and beats
-  /// `best`; returns that copy, or null when none did.
+  /// Finishes `chosen` as the pass writes it (the last repair, once) and
+  /// returns its score, if it fits.
+  std::optional<PlanScore> finish(ChosenPlan &chosen, const Target &target,
+                                  int64_t budget);
+  /// Takes `candidate` as `best` when, both finished, it fits and is
+  /// faster; `bestScore` is then best's finished score.
+  bool replaceIfFaster(ChosenPlan candidate, const Target &target,
+                       int64_t budget, ChosenPlan &best,
+                       std::optional<PlanScore> &bestScore);
   /// Plans copies of `function` with its block-read tensors left in a tier
   /// (BlockStaging.h), their blocks fetched on the selection or on a
-  /// prediction, and takes the faster if it fits and beats `best`; returns
-  /// that copy, or null when neither did.
+  /// prediction, and with `experts` staged too when given, and takes the
+  /// faster if it fits and beats `best`; returns that copy, or null when
+  /// neither did. A placement already in `taken` is not tried again;
+  /// `taken` becomes the one taken.
   OwningOpRef<func::FuncOp>
   chooseBlockStaging(func::FuncOp function, const Target &target,
-                     const PlannerOptions &options, ChosenPlan &best,
-                     std::optional<PlanScore> &bestScore);
+                     const PlannerOptions &options,
+                     const std::optional<RoutedStaging> &experts,
+                     ChosenPlan &best, std::optional<PlanScore> &bestScore,
+                     std::optional<BlockStaging> &taken);
+  /// Plans copies of `function` with some experts of its routed ops left
+  /// in a tier (RoutedStaging.h) and takes the fastest that fits and beats
+  /// `best`; returns that copy, or null when none did, and sets `taken`.
   OwningOpRef<func::FuncOp>
   chooseRoutedStaging(func::FuncOp function, const Target &target,
                       const PlannerOptions &options, ChosenPlan &best,
-                      std::optional<PlanScore> &bestScore);
-  /// How the planner's fitted plan of a staged copy runs: how placements
-  /// are compared before the fastest gets the full search.
+                      std::optional<PlanScore> &bestScore,
+                      std::optional<RoutedStaging> &taken);
+  /// Whether plans that fetch on a prediction may beat fetching on the
+  /// picks: the predictor is right at least sometimes.
+  bool isPredictionWorthTrying() const;
+  /// How the planner's fitted plan of a staged copy runs: how resident
+  /// expert counts are compared before the full search.
   std::optional<PlanScore> scoreFitted(func::FuncOp function,
                                        const Target &target,
                                        const PlannerOptions &options);
   /// Plans the staged `copy` with the full search and takes it as `best`
-  /// when it fits and is faster; returns the copy then, else null.
+  /// as replaceIfFaster does; returns the copy then, else null.
   OwningOpRef<func::FuncOp> takeIfFaster(OwningOpRef<func::FuncOp> copy,
                                          const Target &target,
                                          const PlannerOptions &options,

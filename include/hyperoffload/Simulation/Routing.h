@@ -27,15 +27,21 @@
 namespace mlir {
 namespace ho {
 
-/// Recorded routing: `steps[s][l][t]` are the global expert ids token `t`
-/// of the `l`-th routed op (in block order) picked in step `s`.
+/// Recorded picks: `steps[s][l][t]` are the global expert ids token `t` of
+/// the `l`-th routed op (in block order) picked in step `s`; `blocks[s][g]
+/// [r]` the block indices row `r` of the `g`-th ho.gather_blocks op picked.
+/// Either may be empty (not recorded).
 struct RoutingTrace {
+  using Selections =
+      std::vector<std::vector<std::vector<llvm::SmallVector<int64_t, 8>>>>;
   std::string path;
-  std::vector<std::vector<std::vector<llvm::SmallVector<int64_t, 8>>>> steps;
+  Selections steps;
+  Selections blocks;
 };
 
 /// Reads a trace file (JSON: `{"steps": [[[[ids...] per token] per routed
-/// op] per step]}`); an error names the file and the field that is wrong.
+/// op] per step], "blocks": [[[[ids...] per row] per gather] per step]}`,
+/// either or both); an error names the file and the field that is wrong.
 llvm::Expected<std::shared_ptr<const RoutingTrace>>
 loadRoutingTrace(llvm::StringRef path);
 /// The same, from the text of a file called `path`.
@@ -88,6 +94,17 @@ std::string describeRouting(const RoutingOptions &options);
 llvm::Expected<std::vector<int64_t>> drawPicks(const RoutingOptions &options,
                                                unsigned layer, int64_t tokens,
                                                int64_t top, int64_t total);
+/// The blocks the `gather`-th ho.gather_blocks op of the run picks: `rows *
+/// perRow` block indices, `perRow` distinct ones per row, in [0, blocks),
+/// drawn like experts (a Zipf ranking of the blocks per gather) or read
+/// from the trace's "blocks"; a trace without them leaves the blocks to
+/// the seeded uniform draw.
+llvm::Expected<std::vector<int64_t>>
+drawBlockPicks(const RoutingOptions &options, unsigned gather, int64_t rows,
+               int64_t perRow, int64_t blocks);
+/// The layer `gather`'s draws and predictions are seeded with, apart from
+/// those of the routed ops.
+unsigned getBlockSelectionLayer(unsigned gather);
 /// An early prediction of `picks` (`top` per token) as the options' accuracy
 /// has it, seeded like the picks.
 std::vector<int64_t> predictPicks(const RoutingOptions &options, unsigned layer,

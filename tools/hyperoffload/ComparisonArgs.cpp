@@ -97,12 +97,14 @@ void ComparisonArgs::addTo(CLI::App &command) {
             return parsed ? "" : llvm::toString(parsed.takeError());
           },
           ""));
-  std::string routed = "Routed experts (graphs with ho.routed ops)";
+  std::string routed = "Routed experts and picked blocks (graphs with "
+                       "ho.routed or ho.gather_blocks ops)";
   command
       .add_option("--routing", routing,
-                  "Which experts the routers pick at each step: uniform, "
-                  "zipf:EXPONENT (a few popular experts per layer) or "
-                  "trace:FILE (docs/CostModel.md gives the format)")
+                  "Which experts the routers, and which KV blocks the "
+                  "selections, pick at each step: uniform, zipf:EXPONENT (a "
+                  "few popular ones per layer) or trace:FILE "
+                  "(docs/CostModel.md gives the format)")
       ->type_name("SPEC")
       ->capture_default_str()
       ->group(routed)
@@ -114,9 +116,10 @@ void ComparisonArgs::addTo(CLI::App &command) {
           },
           ""));
   command
-      .add_option("--predictor-accuracy", predictorAccuracy,
-                  "The fraction of picked experts an early prediction gets "
-                  "right; the planner is told it too")
+      .add_option(
+          "--predictor-accuracy", predictorAccuracy,
+          "The fraction of picked experts and blocks an early prediction gets "
+          "right; the planner is told it too")
       ->capture_default_str()
       ->group(routed)
       ->check(CLI::Validator(

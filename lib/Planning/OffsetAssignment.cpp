@@ -300,18 +300,27 @@ OffsetAssignment::OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
                                    std::optional<int64_t> limit) {
   assert(sizes.size() == intervals.size() && "one interval per buffer");
   place(sizes, intervals, Order::BySize);
-  if (limit && arenaSize > *limit) {
-    for (Order order :
-         {Order::ByArea, Order::ByStart, Order::ByLifetime, Order::ByEnd}) {
-      OffsetAssignment other;
-      other.place(sizes, intervals, order);
-      if (other.arenaSize < arenaSize) {
-        offsets = std::move(other.offsets);
-        arenaSize = other.arenaSize;
-      }
+  computePeakLiveBytes(sizes, intervals);
+  if (!limit || arenaSize <= *limit)
+    return;
+  for (Order order :
+       {Order::ByArea, Order::ByStart, Order::ByLifetime, Order::ByEnd}) {
+    OffsetAssignment other;
+    other.place(sizes, intervals, order);
+    if (other.arenaSize < arenaSize) {
+      offsets = std::move(other.offsets);
+      arenaSize = other.arenaSize;
     }
   }
-  computePeakLiveBytes(sizes, intervals);
+  if (arenaSize <= *limit || peakLiveBytes > *limit)
+    return;
+  PackingResult packing = searchPacking(sizes, intervals, *limit);
+  packingSearch = packing.status;
+  searchPlacements = packing.placements;
+  if (packing.status == PackingStatus::Packed) {
+    offsets = std::move(packing.offsets);
+    arenaSize = packing.arenaSize;
+  }
 }
 
 void OffsetAssignment::place(llvm::ArrayRef<int64_t> sizes,

@@ -154,6 +154,28 @@ static double getFragmentationPercent(const OffsetAssignment &plan) {
          plan.getPeakLiveBytes();
 }
 
+/// What the exact search for offsets within the budget concluded.
+static std::string describePackingSearch(PackingStatus status,
+                                         const OffsetAssignment &plan) {
+  switch (status) {
+  case PackingStatus::Packed:
+    break;
+  case PackingStatus::NoPacking:
+    return llvm::formatv("an exact search over the {0} buffers proved that "
+                         "no placement of them fits",
+                         plan.getNumPlaced());
+  case PackingStatus::GaveUp:
+    return llvm::formatv("an exact search for a placement that fits gave up "
+                         "after placing {0} buffers without finding one",
+                         plan.getPackingSearchPlacements());
+  case PackingStatus::TooLarge:
+    return llvm::formatv("no exact search for a placement that fits: {0} "
+                         "buffers are more than it takes",
+                         plan.getNumPlaced());
+  }
+  llvm_unreachable("a plan over the budget was not packed");
+}
+
 static void emitOverBudget(FunctionOpInterface function,
                            const OffsetAssignment &plan, int64_t budgetBytes,
                            DiagnosticSeverity severity) {
@@ -171,6 +193,8 @@ static void emitOverBudget(FunctionOpInterface function,
        << " live bytes fits, fragmentation ("
        << llvm::formatv("+{0:F1}%", getFragmentationPercent(plan)).str()
        << ") is what exceeds it: offload a little more to leave room for it";
+  if (std::optional<PackingStatus> search = plan.getPackingSearch())
+    diag.attachNote() << describePackingSearch(*search, plan);
 }
 
 LogicalResult

@@ -16,6 +16,9 @@
 #ifndef HYPEROFFLOAD_PLANNING_OFFSETASSIGNMENT_H
 #define HYPEROFFLOAD_PLANNING_OFFSETASSIGNMENT_H
 
+#include "hyperoffload/Planning/ExactPacking.h"
+#include "hyperoffload/Planning/LiveInterval.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -24,22 +27,6 @@
 
 namespace mlir {
 namespace ho {
-
-/// When a buffer is live: the half-open interval [start, end) of some
-/// discrete clock, such as the allocation and release events of a simulated
-/// run. Two buffers may share memory exactly when their intervals do not
-/// intersect; intervals that touch ([0, 4) and [4, 9)) do not. An empty
-/// interval is never live.
-struct LiveInterval {
-  uint64_t start = 0;
-  uint64_t end = 0;
-
-  bool isEmpty() const { return end <= start; }
-  bool intersects(const LiveInterval &other) const {
-    return start < other.end && other.start < end && !isEmpty() &&
-           !other.isEmpty();
-  }
-};
 
 /// A static memory plan for a set of buffers, indexed like its input.
 ///
@@ -72,6 +59,10 @@ struct LiveInterval {
 /// chains of short buffers tightly), by decreasing lifetime (long-lived
 /// buffers at the bottom), and by decreasing end (the sweep backwards).
 /// Plans that fit pay nothing more.
+///
+/// When none of those fits the limit but the peak of live bytes does, an
+/// exact search (ExactPacking.h) looks for a placement that fits, and either
+/// finds one, proves there is none, or gives up at its limit on work.
 class OffsetAssignment {
 public:
   OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
@@ -86,6 +77,12 @@ public:
   int64_t getPeakLiveBytes() const { return peakLiveBytes; }
   /// Buffers that take room in the arena (size and interval not empty).
   unsigned getNumPlaced() const { return numPlaced; }
+  /// What the exact search concluded, when it ran.
+  std::optional<PackingStatus> getPackingSearch() const {
+    return packingSearch;
+  }
+  /// The buffers the exact search placed over all its branches.
+  uint64_t getPackingSearchPlacements() const { return searchPlacements; }
 
   /// The orders buffers can be placed in.
   enum class Order { BySize, ByArea, ByStart, ByLifetime, ByEnd };
@@ -102,6 +99,8 @@ private:
   int64_t arenaSize = 0;
   int64_t peakLiveBytes = 0;
   unsigned numPlaced = 0;
+  std::optional<PackingStatus> packingSearch;
+  uint64_t searchPlacements = 0;
 };
 
 } // namespace ho

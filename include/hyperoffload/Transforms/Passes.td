@@ -68,8 +68,11 @@ def AssignOffsets : Pass<"ho-assign-offsets", "::mlir::ModuleOp"> {
     With `report=true` each function gets a remark with its arena size, its
     peak of live bytes and the fragmentation overhead (the arena over the
     peak). With `budget`, the layout is searched harder when the
-    greedy-by-size one exceeds it (placement by size x lifetime and by
-    start are also tried, the smallest kept), and an arena larger than the
+    greedy-by-size one exceeds it (placement by size x lifetime, by start,
+    by lifetime and by end are also tried, the smallest kept); when none
+    fits but the peak of live bytes does, an exact branch and bound over
+    up to 256 buffers looks for a placement that fits, and the error says
+    whether it proved that none exists or gave up. An arena larger than the
     budget is an error; with `allow-over-budget` it is a warning and the
     offsets are written anyway (`hyperoffload compare` scores plans that
     miss the budget this way).

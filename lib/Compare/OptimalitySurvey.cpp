@@ -41,8 +41,7 @@ runPlanner(func::FuncOp function, const Target &target, int64_t budget) {
   if (failed(result) || result->outOfMemory ||
       !result->prematurePrefetches.empty())
     return std::nullopt;
-  BufferLiveness liveness(body, target.device.allocationGranularity);
-  if (assignOffsets(liveness, *result, budget).getArenaSize() > budget)
+  if (!fitsStaticPlan(body, target, *result, budget))
     return std::nullopt;
   return std::make_pair(result->stepTime, result->peakLiveBytes);
 }

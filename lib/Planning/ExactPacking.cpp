@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -20,14 +21,22 @@ struct Item {
 
 /// The branch and bound over one stretch of time that no buffer spans: the
 /// items it holds, and the slots [firstSlot, lastSlot) they cover.
+///
+/// Each slot has a floor: every unplaced item live in it lies above it.
+/// At the slot with the lowest floor, either some unplaced item live there
+/// sits right on it (one branch per item whose every slot is at that
+/// floor), or none does, and the floor rises to the lowest offset any of
+/// them can still take (the last branch). In a layout pushed down, an item
+/// above a floor rests on an item live with it, so it is at least the size
+/// of the smallest one above that floor.
 class StretchSearch {
 public:
   StretchSearch(llvm::ArrayRef<Item> items, unsigned firstSlot,
                 unsigned lastSlot, int64_t limit,
-                llvm::MutableArrayRef<int64_t> floor, uint64_t &placements,
-                uint64_t maxPlacements)
+                llvm::MutableArrayRef<int64_t> floor, uint64_t &steps,
+                uint64_t maxSteps)
       : items(items), firstSlot(firstSlot), lastSlot(lastSlot), limit(limit),
-        floor(floor), placements(placements), maxPlacements(maxPlacements),
+        floor(floor), steps(steps), maxSteps(maxSteps),
         offsets(items.size(), -1), unplacedBytes(floor.size(), 0) {
     for (const Item &item : items)
       for (unsigned slot = item.first; slot < item.last; ++slot)
@@ -35,12 +44,13 @@ public:
   }
 
   /// Whether a placement exists; when it does, `getOffset` has it.
-  bool search() { return extend(/*lastOffset=*/0, /*lastItem=*/-1, 0); }
+  bool search() { return extend(0); }
   bool gaveUp() const { return stopped; }
   int64_t getOffset(unsigned item) const { return offsets[item]; }
 
 private:
-  /// The lowest offset of `item` above the placed items live with it.
+  bool isUnplaced(unsigned position) const { return offsets[position] < 0; }
+  /// The lowest offset of `item` above the floors of its slots.
   int64_t getDrop(const Item &item) const {
     int64_t drop = 0;
     for (unsigned slot = item.first; slot < item.last; ++slot)
@@ -48,25 +58,36 @@ private:
     return drop;
   }
   /// Whether the unplaced items live in some slot cannot all fit there
-  /// above both its floor and `lastOffset`, below the limit.
-  bool isBeyondLimit(int64_t lastOffset) const {
+  /// between its floor and the limit.
+  bool isBeyondLimit() const {
     for (unsigned slot = firstSlot; slot < lastSlot; ++slot)
-      if (unplacedBytes[slot] > 0 &&
-          std::max(floor[slot], lastOffset) + unplacedBytes[slot] > limit)
+      if (unplacedBytes[slot] > 0 && floor[slot] + unplacedBytes[slot] > limit)
         return true;
     return false;
   }
-  /// Places the items after the first `numPlaced`, the last of which went
-  /// at `lastOffset`; `lastItem` is its position in `items`.
-  bool extend(int64_t lastOffset, int lastItem, unsigned numPlaced);
+  /// The lowest offset above `level` that the unplaced item at `position`
+  /// may take once nothing sits at `level` in its slots: its drop, or when
+  /// that is `level`, `level` plus the smallest unplaced item live with it
+  /// (one it can rest on); none when no such item exists.
+  std::optional<int64_t> getLowestAbove(unsigned position, int64_t level) const;
+  /// Whether one more step is allowed; stops the search when not.
+  bool takeStep() {
+    if (++steps <= maxSteps)
+      return true;
+    stopped = true;
+    return false;
+  }
+  /// Places the unplaced items, `numPlaced` being placed.
+  bool extend(unsigned numPlaced);
+  bool place(unsigned position, int64_t offset, unsigned numPlaced);
 
   llvm::ArrayRef<Item> items;
   unsigned firstSlot, lastSlot;
   int64_t limit;
-  /// By slot: the highest end of the placed items live in it.
+  /// By slot: no unplaced item live in it lies lower.
   llvm::MutableArrayRef<int64_t> floor;
-  uint64_t &placements;
-  uint64_t maxPlacements;
+  uint64_t &steps;
+  uint64_t maxSteps;
   bool stopped = false;
   /// By item: its offset, or -1 while unplaced.
   llvm::SmallVector<int64_t> offsets;
@@ -75,60 +96,99 @@ private:
 };
 } // namespace
 
-bool StretchSearch::extend(int64_t lastOffset, int lastItem,
-                           unsigned numPlaced) {
+std::optional<int64_t> StretchSearch::getLowestAbove(unsigned position,
+                                                     int64_t level) const {
+  const Item &item = items[position];
+  int64_t drop = getDrop(item);
+  if (drop > level)
+    return drop;
+  std::optional<int64_t> smallest;
+  for (auto [other, otherItem] : llvm::enumerate(items))
+    if (other != position && isUnplaced(other) && otherItem.first < item.last &&
+        item.first < otherItem.last &&
+        (!smallest || otherItem.size < *smallest))
+      smallest = otherItem.size;
+  if (!smallest)
+    return std::nullopt;
+  return level + *smallest;
+}
+
+bool StretchSearch::place(unsigned position, int64_t offset,
+                          unsigned numPlaced) {
+  const Item &item = items[position];
+  llvm::SmallVector<int64_t> savedFloor(floor.begin() + item.first,
+                                        floor.begin() + item.last);
+  for (unsigned slot = item.first; slot < item.last; ++slot) {
+    floor[slot] = offset + item.size;
+    unplacedBytes[slot] -= item.size;
+  }
+  offsets[position] = offset;
+  if (extend(numPlaced + 1))
+    return true;
+  offsets[position] = -1;
+  for (unsigned slot = item.first; slot < item.last; ++slot) {
+    floor[slot] = savedFloor[slot - item.first];
+    unplacedBytes[slot] += item.size;
+  }
+  return false;
+}
+
+bool StretchSearch::extend(unsigned numPlaced) {
   if (numPlaced == items.size())
     return true;
-  if (isBeyondLimit(lastOffset))
+  if (isBeyondLimit())
     return false;
 
-  // The next item by offset rests where it drops to, no lower than the
-  // last one; at the same offset, items come in the order of `items`, as
-  // items at one offset are not live together and do not move each other.
-  llvm::SmallVector<std::pair<int64_t, unsigned>> candidates;
-  for (auto [position, item] : llvm::enumerate(items)) {
-    if (offsets[position] >= 0)
-      continue;
-    int64_t drop = getDrop(item);
-    if (drop < lastOffset ||
-        (drop == lastOffset && static_cast<int>(position) < lastItem) ||
-        drop + item.size > limit)
-      continue;
-    candidates.push_back({drop, position});
-  }
-  // Lowest first, then the largest: the order greedy packing would take.
-  llvm::sort(candidates, [&](auto lhs, auto rhs) {
-    if (lhs.first != rhs.first)
-      return lhs.first < rhs.first;
-    if (items[lhs.second].size != items[rhs.second].size)
-      return items[lhs.second].size > items[rhs.second].size;
-    return lhs.second < rhs.second;
-  });
+  // The lowest floor with an unplaced item above it, the first on a tie.
+  std::optional<unsigned> lowest;
+  for (unsigned slot = firstSlot; slot < lastSlot; ++slot)
+    if (unplacedBytes[slot] > 0 && (!lowest || floor[slot] < floor[*lowest]))
+      lowest = slot;
+  unsigned slot = *lowest;
+  int64_t level = floor[slot];
 
-  llvm::SmallVector<int64_t> savedFloor;
-  for (auto [drop, position] : candidates) {
-    if (++placements > maxPlacements) {
-      stopped = true;
+  // Items live there whose every slot is at that floor may sit on it: the
+  // largest first, then the longest lived.
+  llvm::SmallVector<unsigned> candidates;
+  for (auto [position, item] : llvm::enumerate(items))
+    if (isUnplaced(position) && item.first <= slot && slot < item.last &&
+        getDrop(item) == level)
+      candidates.push_back(position);
+  llvm::sort(candidates, [&](unsigned lhs, unsigned rhs) {
+    const Item &a = items[lhs], &b = items[rhs];
+    if (a.size != b.size)
+      return a.size > b.size;
+    if (a.last - a.first != b.last - b.first)
+      return a.last - a.first > b.last - b.first;
+    return lhs < rhs;
+  });
+  for (unsigned position : candidates) {
+    if (!takeStep())
       return false;
-    }
-    const Item &item = items[position];
-    savedFloor.assign(floor.begin() + item.first, floor.begin() + item.last);
-    for (unsigned slot = item.first; slot < item.last; ++slot) {
-      floor[slot] = drop + item.size;
-      unplacedBytes[slot] -= item.size;
-    }
-    offsets[position] = drop;
-    if (extend(drop, position, numPlaced + 1))
+    if (place(position, level, numPlaced))
       return true;
-    offsets[position] = -1;
-    for (unsigned slot = item.first; slot < item.last; ++slot) {
-      floor[slot] = savedFloor[slot - item.first];
-      unplacedBytes[slot] += item.size;
-    }
     if (stopped)
       return false;
   }
-  return false;
+
+  // Nothing sits on this floor: it rises to where the lowest of the items
+  // live there can be.
+  std::optional<int64_t> raised;
+  for (auto [position, item] : llvm::enumerate(items)) {
+    if (!isUnplaced(position) || slot < item.first || item.last <= slot)
+      continue;
+    std::optional<int64_t> above = getLowestAbove(position, level);
+    // An item that can rest on nothing else must sit on this floor.
+    if (!above)
+      return false;
+    raised = raised ? std::min(*raised, *above) : *above;
+  }
+  if (!takeStep())
+    return false;
+  floor[slot] = *raised;
+  bool packed = extend(numPlaced);
+  floor[slot] = level;
+  return packed;
 }
 
 PackingResult ho::searchPacking(llvm::ArrayRef<int64_t> sizes,
@@ -173,7 +233,7 @@ PackingResult ho::searchPacking(llvm::ArrayRef<int64_t> sizes,
       lastSlot = std::max(lastSlot, items[end++].last);
     llvm::ArrayRef<Item> stretch(items.data() + begin, end - begin);
     StretchSearch search(stretch, stretch.front().first, lastSlot, limit, floor,
-                         result.placements, limits.maxPlacements);
+                         result.steps, limits.maxSteps);
     if (!search.search()) {
       result.status =
           search.gaveUp() ? PackingStatus::GaveUp : PackingStatus::NoPacking;

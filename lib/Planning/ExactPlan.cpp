@@ -395,10 +395,8 @@ Evaluation ExactSearch::evaluate(const OffloadPlan &plan) {
 }
 
 bool ExactSearch::fitsArena(Evaluation &evaluation) const {
-  Block &body = evaluation.planned->getBody().front();
-  BufferLiveness planned(body, target.device.allocationGranularity);
-  return assignOffsets(planned, *evaluation.result, budget).getArenaSize() <=
-         budget;
+  return fitsStaticPlan(evaluation.planned->getBody().front(), target,
+                        *evaluation.result, budget);
 }
 
 void ExactSearch::offer(const OffloadPlan &plan, Evaluation evaluation) {

@@ -297,7 +297,8 @@ getPlacementOrder(llvm::ArrayRef<int64_t> sizes,
 
 OffsetAssignment::OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
                                    llvm::ArrayRef<LiveInterval> intervals,
-                                   std::optional<int64_t> limit) {
+                                   std::optional<int64_t> limit,
+                                   PackingSearchLimits searchLimits) {
   assert(sizes.size() == intervals.size() && "one interval per buffer");
   place(sizes, intervals, Order::BySize);
   computePeakLiveBytes(sizes, intervals);
@@ -314,9 +315,9 @@ OffsetAssignment::OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
   }
   if (arenaSize <= *limit || peakLiveBytes > *limit)
     return;
-  PackingResult packing = searchPacking(sizes, intervals, *limit);
+  PackingResult packing = searchPacking(sizes, intervals, *limit, searchLimits);
   packingSearch = packing.status;
-  searchPlacements = packing.placements;
+  searchSteps = packing.steps;
   if (packing.status == PackingStatus::Packed) {
     offsets = std::move(packing.offsets);
     arenaSize = packing.arenaSize;

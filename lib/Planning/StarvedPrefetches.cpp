@@ -149,9 +149,7 @@ FailureOr<SimulationResult> Repair::simulateFitting() const {
 }
 
 bool Repair::fitsWithStaticOffsets(const SimulationResult &next) const {
-  BufferLiveness liveness(body, target.device.allocationGranularity);
-  return assignOffsets(liveness, next, simulation.budget).getArenaSize() <=
-         simulation.budget;
+  return fitsStaticPlan(body, target, next, simulation.budget);
 }
 
 void Repair::accept(SimulationResult next) {

@@ -166,8 +166,8 @@ static std::string describePackingSearch(PackingStatus status,
                          plan.getNumPlaced());
   case PackingStatus::GaveUp:
     return llvm::formatv("an exact search for a placement that fits gave up "
-                         "after placing {0} buffers without finding one",
-                         plan.getPackingSearchPlacements());
+                         "after {0} steps without finding one",
+                         plan.getPackingSearchSteps());
   case PackingStatus::TooLarge:
     return llvm::formatv("no exact search for a placement that fits: {0} "
                          "buffers are more than it takes",
@@ -213,7 +213,8 @@ AssignOffsetsPass::planFunction(FunctionOpInterface function,
 
   // The simulator numbers buffers the same way for the same block.
   BufferLiveness liveness(body, target.device.allocationGranularity);
-  OffsetAssignment plan = assignOffsets(liveness, *run, budgetBytes);
+  OffsetAssignment plan = assignOffsets(liveness, *run, budgetBytes,
+                                        PackingSearchLimits::forFinalLayout());
   if (budgetBytes && plan.getArenaSize() > *budgetBytes) {
     emitOverBudget(function, plan, *budgetBytes,
                    allowOverBudget ? DiagnosticSeverity::Warning

@@ -100,6 +100,23 @@ TEST(ExactPackingTest, AgreesWithEnumerationOfEveryOffset) {
   EXPECT_GT(packed, 400u);
 }
 
+/// Where a greedy layout fits, a layout exists: the search must find one
+/// rather than prove there is none, on instances too large to enumerate.
+TEST(ExactPackingTest, FindsALayoutWhereverTheGreedyOneFits) {
+  std::mt19937 random(99);
+  for (unsigned trial = 0; trial < 200; ++trial) {
+    Instance instance = makeRandomInstance(30, random, 64, 40);
+    int64_t greedy =
+        OffsetAssignment(instance.sizes, instance.intervals).getArenaSize();
+    PackingSearchLimits generous;
+    generous.maxSteps = 1'000'000;
+    PackingResult result =
+        searchPacking(instance.sizes, instance.intervals, greedy, generous);
+    ASSERT_EQ(result.status, PackingStatus::Packed) << "trial " << trial;
+    EXPECT_TRUE(isPackedWithin(instance, result.offsets, greedy));
+  }
+}
+
 /// Found by random search: every order OffsetAssignment tries needs more
 /// than the peak of 8 bytes (at [5, 6) three buffers fill it), while a
 /// placement within it exists.
@@ -140,11 +157,11 @@ TEST(ExactPackingTest, StopsAtItsLimits) {
   Instance instance = makeRandomInstance(12, random);
   int64_t peak = getPeakLiveBytes(instance);
   PackingSearchLimits oneStep;
-  oneStep.maxPlacements = 1;
+  oneStep.maxSteps = 1;
   PackingResult stopped =
       searchPacking(instance.sizes, instance.intervals, peak, oneStep);
   EXPECT_EQ(stopped.status, PackingStatus::GaveUp);
-  EXPECT_EQ(stopped.placements, 2u);
+  EXPECT_EQ(stopped.steps, 2u);
 
   PackingSearchLimits fewBuffers;
   fewBuffers.maxBuffers = 11;

@@ -29,18 +29,25 @@ enum class PackingStatus {
   Packed,
   /// No placement within the limit exists: the search covered every one.
   NoPacking,
-  /// The search stopped at its limit on placements tried without either.
+  /// The search stopped at its limit on steps without either.
   GaveUp,
   /// Not searched: more buffers than the search takes.
   TooLarge,
 };
 
-/// Bounds on the work of one search.
+/// Bounds on the work of one search. The defaults suit the checks a planner
+/// runs on every candidate plan: a layout that exists is found in a few
+/// hundred steps as a rule, while proving that none does can take far
+/// more, and most candidates at a tight budget have none.
 struct PackingSearchLimits {
   /// Buffers that take room, at most; larger sets are not searched.
   unsigned maxBuffers = 256;
-  /// Buffers placed, over all branches, before the search gives up.
-  uint64_t maxPlacements = 20'000;
+  /// Steps (a buffer placed, or a floor raised), over all branches, before
+  /// the search gives up.
+  uint64_t maxSteps = 1'000;
+
+  /// For the layout that is written, searched once per function.
+  static PackingSearchLimits forFinalLayout() { return {256, 100'000}; }
 };
 
 struct PackingResult {
@@ -50,23 +57,25 @@ struct PackingResult {
   llvm::SmallVector<int64_t> offsets;
   /// The highest end offset when packed.
   int64_t arenaSize = 0;
-  /// Buffers the search placed, over all the branches it tried.
-  uint64_t placements = 0;
+  /// The steps the search took, over all the branches it tried.
+  uint64_t steps = 0;
 };
 
 /// Searches for offsets that keep every buffer below `limit` bytes while no
 /// two buffers live at the same time overlap.
 ///
-/// The search builds placements in increasing order of offset. Every
-/// placement can be pushed down until each buffer rests on offset 0 or on a
-/// buffer live at the same time, and listed by offset; such a list places
-/// each buffer at the lowest offset above the buffers before it that are
-/// live at the same time. So the search only chooses which buffer comes
-/// next, places it there, and lists equal offsets by input index. It
-/// abandons a branch when the buffers still to place that are live at one
-/// instant cannot all sit between the highest offset so far, or the buffers
-/// already there, and the limit. The lifetimes split into stretches that no
-/// buffer spans, searched one by one.
+/// Every layout can be pushed down until each buffer rests on offset 0 or
+/// on a buffer live at the same time; the search only builds such layouts,
+/// from the bottom up. It keeps, for each instant, a floor below which no
+/// buffer still to place lies. At the lowest floor, either one of the
+/// buffers live there whose whole lifetime is at that floor sits on it (a
+/// branch each), or none of those live there does, and the floor rises to
+/// the lowest offset one of them can still take: a higher floor elsewhere
+/// in its lifetime, or the floor plus the size of the smallest buffer it
+/// could rest on. A branch is abandoned when the buffers still to place
+/// that are live at one instant do not fit between its floor and the limit.
+/// The lifetimes split into stretches that no buffer spans, searched one by
+/// one.
 PackingResult searchPacking(llvm::ArrayRef<int64_t> sizes,
                             llvm::ArrayRef<LiveInterval> intervals,
                             int64_t limit, PackingSearchLimits limits = {});

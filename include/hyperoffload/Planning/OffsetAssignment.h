@@ -67,7 +67,8 @@ class OffsetAssignment {
 public:
   OffsetAssignment(llvm::ArrayRef<int64_t> sizes,
                    llvm::ArrayRef<LiveInterval> intervals,
-                   std::optional<int64_t> limit = std::nullopt);
+                   std::optional<int64_t> limit = std::nullopt,
+                   PackingSearchLimits searchLimits = {});
 
   llvm::ArrayRef<int64_t> getOffsets() const { return offsets; }
   int64_t getOffset(unsigned index) const { return offsets[index]; }
@@ -82,7 +83,7 @@ public:
     return packingSearch;
   }
   /// The buffers the exact search placed over all its branches.
-  uint64_t getPackingSearchPlacements() const { return searchPlacements; }
+  uint64_t getPackingSearchSteps() const { return searchSteps; }
 
   /// The orders buffers can be placed in.
   enum class Order { BySize, ByArea, ByStart, ByLifetime, ByEnd };
@@ -100,7 +101,7 @@ private:
   int64_t peakLiveBytes = 0;
   unsigned numPlaced = 0;
   std::optional<PackingStatus> packingSearch;
-  uint64_t searchPlacements = 0;
+  uint64_t searchSteps = 0;
 };
 
 } // namespace ho

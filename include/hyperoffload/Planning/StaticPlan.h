@@ -15,10 +15,16 @@ namespace ho {
 /// Places the buffers of `liveness`, live over the allocation event
 /// intervals that `run` recorded. An offloaded buffer stays allocated until
 /// its copy completes, and its interval says so. Over `limit`, other
-/// placement orders are tried (OffsetAssignment).
+/// placement orders are tried, then an exact search (OffsetAssignment).
 OffsetAssignment assignOffsets(const BufferLiveness &liveness,
                                const SimulationResult &run,
-                               std::optional<int64_t> limit = std::nullopt);
+                               std::optional<int64_t> limit = std::nullopt,
+                               PackingSearchLimits searchLimits = {});
+
+/// Whether the static offsets of the buffers of `body`, which `run`
+/// simulated, fit in `budget`: what ho-assign-offsets will require of it.
+bool fitsStaticPlan(Block &body, const Target &target,
+                    const SimulationResult &run, int64_t budget);
 
 } // namespace ho
 } // namespace mlir

@@ -27,8 +27,8 @@ struct Item {
 /// sits right on it (one branch per item whose every slot is at that
 /// floor), or none does, and the floor rises to the lowest offset any of
 /// them can still take (the last branch). In a layout pushed down, an item
-/// above a floor rests on an item live with it, so it is at least the size
-/// of the smallest one above that floor.
+/// above a floor rests on an item live with it, so it lies no lower than
+/// the lowest top such an item can have.
 class StretchSearch {
 public:
   StretchSearch(llvm::ArrayRef<Item> items, unsigned firstSlot,
@@ -67,8 +67,8 @@ private:
   }
   /// The lowest offset above `level` that the unplaced item at `position`
   /// may take once nothing sits at `level` in its slots: its drop, or when
-  /// that is `level`, `level` plus the smallest unplaced item live with it
-  /// (one it can rest on); none when no such item exists.
+  /// that is `level`, the lowest top of an unplaced item live with it (one
+  /// it can rest on); none when no such item exists.
   std::optional<int64_t> getLowestAbove(unsigned position, int64_t level) const;
   /// Whether one more step is allowed; stops the search when not.
   bool takeStep() {
@@ -102,15 +102,16 @@ std::optional<int64_t> StretchSearch::getLowestAbove(unsigned position,
   int64_t drop = getDrop(item);
   if (drop > level)
     return drop;
-  std::optional<int64_t> smallest;
+  // It rests on an unplaced item live with it, which lies above its own
+  // floors.
+  std::optional<int64_t> lowest;
   for (auto [other, otherItem] : llvm::enumerate(items))
     if (other != position && isUnplaced(other) && otherItem.first < item.last &&
-        item.first < otherItem.last &&
-        (!smallest || otherItem.size < *smallest))
-      smallest = otherItem.size;
-  if (!smallest)
-    return std::nullopt;
-  return level + *smallest;
+        item.first < otherItem.last) {
+      int64_t top = getDrop(otherItem) + otherItem.size;
+      lowest = lowest ? std::min(*lowest, top) : top;
+    }
+  return lowest;
 }
 
 bool StretchSearch::place(unsigned position, int64_t offset,
@@ -134,61 +135,70 @@ bool StretchSearch::place(unsigned position, int64_t offset,
 }
 
 bool StretchSearch::extend(unsigned numPlaced) {
-  if (numPlaced == items.size())
-    return true;
-  if (isBeyondLimit())
+  // A raised floor is the last branch of a node: raising it and going on in
+  // a loop keeps the recursion as deep as the items placed, however many
+  // floors rise. The floors come back down when this node fails.
+  llvm::SmallVector<std::pair<unsigned, int64_t>> raisedFloors;
+  auto fail = [&] {
+    for (auto [slot, level] : llvm::reverse(raisedFloors))
+      floor[slot] = level;
     return false;
-
-  // The lowest floor with an unplaced item above it, the first on a tie.
-  std::optional<unsigned> lowest;
-  for (unsigned slot = firstSlot; slot < lastSlot; ++slot)
-    if (unplacedBytes[slot] > 0 && (!lowest || floor[slot] < floor[*lowest]))
-      lowest = slot;
-  unsigned slot = *lowest;
-  int64_t level = floor[slot];
-
-  // Items live there whose every slot is at that floor may sit on it: the
-  // largest first, then the longest lived.
-  llvm::SmallVector<unsigned> candidates;
-  for (auto [position, item] : llvm::enumerate(items))
-    if (isUnplaced(position) && item.first <= slot && slot < item.last &&
-        getDrop(item) == level)
-      candidates.push_back(position);
-  llvm::sort(candidates, [&](unsigned lhs, unsigned rhs) {
-    const Item &a = items[lhs], &b = items[rhs];
-    if (a.size != b.size)
-      return a.size > b.size;
-    if (a.last - a.first != b.last - b.first)
-      return a.last - a.first > b.last - b.first;
-    return lhs < rhs;
-  });
-  for (unsigned position : candidates) {
-    if (!takeStep())
-      return false;
-    if (place(position, level, numPlaced))
+  };
+  while (true) {
+    if (numPlaced == items.size())
       return true;
-    if (stopped)
-      return false;
-  }
+    if (isBeyondLimit())
+      return fail();
 
-  // Nothing sits on this floor: it rises to where the lowest of the items
-  // live there can be.
-  std::optional<int64_t> raised;
-  for (auto [position, item] : llvm::enumerate(items)) {
-    if (!isUnplaced(position) || slot < item.first || item.last <= slot)
-      continue;
-    std::optional<int64_t> above = getLowestAbove(position, level);
-    // An item that can rest on nothing else must sit on this floor.
-    if (!above)
-      return false;
-    raised = raised ? std::min(*raised, *above) : *above;
+    // The lowest floor with an unplaced item above it, the first on a tie.
+    std::optional<unsigned> lowest;
+    for (unsigned slot = firstSlot; slot < lastSlot; ++slot)
+      if (unplacedBytes[slot] > 0 && (!lowest || floor[slot] < floor[*lowest]))
+        lowest = slot;
+    unsigned slot = *lowest;
+    int64_t level = floor[slot];
+
+    // Items live there whose every slot is at that floor may sit on it: the
+    // largest first, then the longest lived.
+    llvm::SmallVector<unsigned> candidates;
+    for (auto [position, item] : llvm::enumerate(items))
+      if (isUnplaced(position) && item.first <= slot && slot < item.last &&
+          getDrop(item) == level)
+        candidates.push_back(position);
+    llvm::sort(candidates, [&](unsigned lhs, unsigned rhs) {
+      const Item &a = items[lhs], &b = items[rhs];
+      if (a.size != b.size)
+        return a.size > b.size;
+      if (a.last - a.first != b.last - b.first)
+        return a.last - a.first > b.last - b.first;
+      return lhs < rhs;
+    });
+    for (unsigned position : candidates) {
+      if (!takeStep())
+        return fail();
+      if (place(position, level, numPlaced))
+        return true;
+      if (stopped)
+        return fail();
+    }
+
+    // Nothing sits on this floor: it rises to where the lowest of the
+    // items live there can be.
+    std::optional<int64_t> raised;
+    for (auto [position, item] : llvm::enumerate(items)) {
+      if (!isUnplaced(position) || slot < item.first || item.last <= slot)
+        continue;
+      std::optional<int64_t> above = getLowestAbove(position, level);
+      // An item that can rest on nothing else must sit on this floor.
+      if (!above)
+        return fail();
+      raised = raised ? std::min(*raised, *above) : *above;
+    }
+    if (!takeStep())
+      return fail();
+    raisedFloors.push_back({slot, level});
+    floor[slot] = *raised;
   }
-  if (!takeStep())
-    return false;
-  floor[slot] = *raised;
-  bool packed = extend(numPlaced);
-  floor[slot] = level;
-  return packed;
 }
 
 PackingResult ho::searchPacking(llvm::ArrayRef<int64_t> sizes,

@@ -828,6 +828,10 @@ without rewrites: the exact search keeps the ops in their order) and by
 on the simulator with a proof (`docs/Planning.md`, "The exact optimum").
 `hyperoffload optimality` makes each table; the ratios are over the cases
 the exact search proved optimal, "equal" the share of ratios of exactly 1.
+Both plans must fit the budget with the static offsets `ho-assign-offsets`
+writes; where no greedy layout fits, an exact layout search decides, with
+at most 1,000 steps for each plan checked (`docs/Planning.md`, "Offsets
+and verification").
 
 {optimality}
 

@@ -72,8 +72,10 @@ private:
   std::optional<int64_t> getLowestAbove(unsigned position, int64_t level) const;
   /// Whether one more step is allowed; stops the search when not.
   bool takeStep() {
-    if (++steps <= maxSteps)
+    if (steps < maxSteps) {
+      ++steps;
       return true;
+    }
     stopped = true;
     return false;
   }

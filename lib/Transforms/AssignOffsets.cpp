@@ -169,8 +169,9 @@ static std::string describePackingSearch(PackingStatus status,
                          "after {0} steps without finding one",
                          plan.getPackingSearchSteps());
   case PackingStatus::TooLarge:
-    return llvm::formatv("no exact search for a placement that fits: {0} "
-                         "buffers are more than it takes",
+    return llvm::formatv("no exact search for a placement that fits: it "
+                         "takes at most {0} buffers, not {1}",
+                         PackingSearchLimits::forFinalLayout().maxBuffers,
                          plan.getNumPlaced());
   }
   llvm_unreachable("a plan over the budget was not packed");

@@ -161,7 +161,7 @@ TEST(ExactPackingTest, StopsAtItsLimits) {
   PackingResult stopped =
       searchPacking(instance.sizes, instance.intervals, peak, oneStep);
   EXPECT_EQ(stopped.status, PackingStatus::GaveUp);
-  EXPECT_EQ(stopped.steps, 2u);
+  EXPECT_EQ(stopped.steps, 1u);
 
   PackingSearchLimits fewBuffers;
   fewBuffers.maxBuffers = 11;

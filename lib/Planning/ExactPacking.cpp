@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 using namespace mlir;
@@ -37,7 +38,8 @@ public:
                 uint64_t maxSteps)
       : items(items), firstSlot(firstSlot), lastSlot(lastSlot), limit(limit),
         floor(floor), steps(steps), maxSteps(maxSteps),
-        offsets(items.size(), -1), unplacedBytes(floor.size(), 0) {
+        offsets(items.size(), -1), unplacedBytes(floor.size(), 0),
+        lowestStart(floor.size(), 0) {
     for (const Item &item : items)
       for (unsigned slot = item.first; slot < item.last; ++slot)
         unplacedBytes[slot] += item.size;
@@ -58,10 +60,21 @@ private:
     return drop;
   }
   /// Whether the unplaced items live in some slot cannot all fit there
-  /// between its floor and the limit.
+  /// between the lowest drop among them (which may lie above the slot's
+  /// floor) and the limit.
   bool isBeyondLimit() const {
+    std::fill(lowestStart.begin() + firstSlot, lowestStart.begin() + lastSlot,
+              std::numeric_limits<int64_t>::max());
+    for (auto [position, item] : llvm::enumerate(items)) {
+      if (!isUnplaced(position))
+        continue;
+      int64_t drop = getDrop(item);
+      for (unsigned slot = item.first; slot < item.last; ++slot)
+        lowestStart[slot] = std::min(lowestStart[slot], drop);
+    }
     for (unsigned slot = firstSlot; slot < lastSlot; ++slot)
-      if (unplacedBytes[slot] > 0 && floor[slot] + unplacedBytes[slot] > limit)
+      if (unplacedBytes[slot] > 0 &&
+          lowestStart[slot] + unplacedBytes[slot] > limit)
         return true;
     return false;
   }
@@ -95,6 +108,8 @@ private:
   llvm::SmallVector<int64_t> offsets;
   /// By slot: the bytes of the unplaced items live in it.
   llvm::SmallVector<int64_t> unplacedBytes;
+  /// By slot: scratch for isBeyondLimit.
+  mutable llvm::SmallVector<int64_t> lowestStart;
 };
 } // namespace
 

@@ -73,7 +73,8 @@ struct PackingResult {
 /// the lowest offset one of them can still take: a higher floor elsewhere
 /// in its lifetime, or the floor plus the size of the smallest buffer it
 /// could rest on. A branch is abandoned when the buffers still to place
-/// that are live at one instant do not fit between its floor and the limit.
+/// that are live at one instant do not fit between the lowest offset any of
+/// them can take (the highest floor in its lifetime) and the limit.
 /// The lifetimes split into stretches that no buffer spans, searched one by
 /// one.
 PackingResult searchPacking(llvm::ArrayRef<int64_t> sizes,

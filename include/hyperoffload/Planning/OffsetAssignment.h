@@ -82,7 +82,7 @@ public:
   std::optional<PackingStatus> getPackingSearch() const {
     return packingSearch;
   }
-  /// The buffers the exact search placed over all its branches.
+  /// The steps the exact search took over all its branches.
   uint64_t getPackingSearchSteps() const { return searchSteps; }
 
   /// The orders buffers can be placed in.

@@ -11,237 +11,21 @@
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 
+#include "LogicalTensors.h"
+
 #include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Analysis/OpCost.h"
-#include "hyperoffload/Dialect/HO/ComputeKinds.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::ho;
-
-namespace {
-/// One tensor of the computation, whatever holds it during the step: its
-/// device buffer, its copies in a tier and the buffers it is prefetched
-/// back into.
-struct LogicalTensor {
-  /// Bytes of the tensor itself, not rounded to the allocation granularity.
-  int64_t bytes = 0;
-  /// Written on the device during the step (an op result), as opposed to
-  /// passed in by the caller, who may keep it in a tier.
-  bool created = false;
-  /// Set for a remote function argument: it starts in this tier.
-  std::optional<MemoryTier> remoteArgumentTier;
-  /// A device function argument: the caller holds it from entry, on the
-  /// device or in a tier.
-  bool deviceArgument = false;
-  /// The points at which it must be on the device, sorted and unique: its
-  /// definition (when created) and its uses by ops.
-  SmallVector<unsigned, 4> presence;
-  /// The last point its data exists: its last presence, or exit for a
-  /// created tensor that the function returns (which may wait for the
-  /// return in a tier).
-  unsigned end = 0;
-
-  /// From when its data exists until `end`. A remote argument's data counts
-  /// from its first presence: the fetch before that one is counted apart
-  /// (LowerBounds::remoteArgumentBytes).
-  unsigned getStart() const { return deviceArgument ? 0 : presence.front(); }
-  bool isLiveAt(unsigned point) const {
-    return !presence.empty() && getStart() <= point && point <= end;
-  }
-  bool isPresentAt(unsigned point) const {
-    return llvm::binary_search(presence, point);
-  }
-};
-
-/// The logical tensors of a body, and which one each device buffer holds.
-struct LogicalTensors {
-  static constexpr unsigned kNone = std::numeric_limits<unsigned>::max();
-
-  SmallVector<LogicalTensor> tensors;
-  /// Indexed by BufferId; kNone for a buffer that holds none.
-  SmallVector<unsigned> tensorOfBuffer;
-};
-
-/// A point under memory pressure: `excess` bytes of live data cannot be on
-/// the device there.
-struct PressurePoint {
-  unsigned point;
-  int64_t excess;
-};
-} // namespace
-
-/// Ops that need their operands and results on the device. Transfers and
-/// views are how a schedule moves or renames data, not uses of it; the
-/// return hands results over, and a plan may hand them over in a tier.
-static bool needsDataOnDevice(Operation *op) {
-  return !isa<OffloadOp, PrefetchOp, PrefetchRoutedOp, PrefetchBlocksOp,
-              OffloadSliceOp, AwaitOp, WaitOffloadOp>(op) &&
-         !isTensorViewOp(op) && !op->hasTrait<OpTrait::ReturnLike>();
-}
-
-/// Whether `value` is read in blocks (the source of a ho.gather_blocks).
-static bool isReadInBlocks(Value value) {
-  return llvm::any_of(value.getUses(), [](OpOperand &use) {
-    auto gather = dyn_cast<GatherBlocksOp>(use.getOwner());
-    return gather && gather.getSource() == use.get();
-  });
-}
-
-/// Whether `use` needs no more than part of its tensor on the device, which
-/// a plan can move alone: an expert of a routed op (read only if its router
-/// picks it, which may never happen), the source of a ho.gather_blocks (its
-/// picked blocks), or the destination of a tensor.insert_slice into a
-/// tensor read in blocks (the written slice can be stored alone).
-static bool isReadInPart(OpOperand &use) {
-  Operation *user = use.getOwner();
-  if (auto routed = dyn_cast<RoutedOp>(user))
-    return routed.getExpertPosition(use.getOperandNumber()).has_value();
-  if (auto gather = dyn_cast<GatherBlocksOp>(user))
-    return gather.getSource() == use.get();
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
-    return insert.getDest() == use.get() && isReadInBlocks(use.get());
-  return false;
-}
-
-//===----------------------------------------------------------------------===//
-// Logical tensors
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Groups the device buffers and remote values of a body into logical
-/// tensors: an offload of a whole buffer and the prefetches of that copy
-/// hold the same tensor as the buffer.
-class LogicalTensorBuilder {
-public:
-  LogicalTensorBuilder(Block &body, const BufferLiveness &liveness)
-      : body(body), liveness(liveness) {
-    built.tensorOfBuffer.assign(liveness.getBuffers().size(), kNone);
-  }
-
-  LogicalTensors build();
-
-private:
-  static constexpr unsigned kNone = LogicalTensors::kNone;
-
-  unsigned addTensor(int64_t bytes, bool created);
-  void addArgument(BlockArgument arg);
-  void addResult(OpResult result);
-  unsigned getRemoteTensor(OpResult result, RemoteType type);
-  void addPresence(const BufferInfo &buffer);
-
-  Block &body;
-  const BufferLiveness &liveness;
-  LogicalTensors built;
-  SmallVector<LogicalTensor> &tensors = built.tensors;
-  SmallVector<unsigned> &tensorOfBuffer = built.tensorOfBuffer;
-  DenseMap<Value, unsigned> tensorOfRemote;
-};
-} // namespace
-
-unsigned LogicalTensorBuilder::addTensor(int64_t bytes, bool created) {
-  LogicalTensor &tensor = tensors.emplace_back();
-  tensor.bytes = bytes;
-  tensor.created = created;
-  return tensors.size() - 1;
-}
-
-void LogicalTensorBuilder::addArgument(BlockArgument arg) {
-  if (auto remote = dyn_cast<RemoteType>(arg.getType())) {
-    unsigned id = addTensor(remote.getSizeInBytes(), /*created=*/false);
-    tensors[id].remoteArgumentTier = remote.getTier();
-    tensorOfRemote[arg] = id;
-    return;
-  }
-  if (const BufferInfo *buffer = liveness.lookup(arg)) {
-    unsigned id = addTensor(buffer->size, /*created=*/false);
-    tensors[id].deviceArgument = true;
-    tensorOfBuffer[buffer->id] = id;
-  }
-}
-
-/// The tensor a remote value holds: the offloaded buffer's when the whole
-/// buffer was copied, else a tensor of its own that starts in the tier.
-unsigned LogicalTensorBuilder::getRemoteTensor(OpResult result,
-                                               RemoteType type) {
-  if (auto offload = dyn_cast<OffloadOp>(result.getOwner()))
-    if (const BufferInfo *buffer = liveness.lookup(offload.getSource()))
-      if (unsigned id = tensorOfBuffer[buffer->id];
-          id != kNone && tensors[id].bytes == type.getSizeInBytes())
-        return id;
-  return addTensor(type.getSizeInBytes(), /*created=*/false);
-}
-
-void LogicalTensorBuilder::addResult(OpResult result) {
-  if (auto remote = dyn_cast<RemoteType>(result.getType())) {
-    tensorOfRemote[result] = getRemoteTensor(result, remote);
-    return;
-  }
-  const BufferInfo *buffer = liveness.lookup(result);
-  if (!buffer || buffer->root != result)
-    return; // No device memory, or an alias of an earlier buffer.
-  if (auto prefetch = dyn_cast<PrefetchOp>(result.getOwner())) {
-    auto it = tensorOfRemote.find(prefetch.getSource());
-    tensorOfBuffer[buffer->id] = it != tensorOfRemote.end()
-                                     ? it->second
-                                     : addTensor(buffer->size, false);
-    return;
-  }
-  unsigned id = addTensor(buffer->size, /*created=*/true);
-  tensors[id].presence.push_back(buffer->definition);
-  tensorOfBuffer[buffer->id] = id;
-}
-
-void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
-  unsigned id = tensorOfBuffer[buffer.id];
-  if (id == kNone)
-    return;
-  for (Value alias : buffer.aliases) {
-    for (OpOperand &use : alias.getUses()) {
-      if (isReadInPart(use))
-        continue;
-      Operation *user = use.getOwner();
-      // Uses inside a region count at the op that holds the region.
-      // The return is not a presence: a plan may hand any result back in
-      // a tier (ho-plan-offload returns it as !ho.remote). A created result
-      // exists until then; the caller's data is the caller's.
-      Operation *owner = body.findAncestorOpInBlock(*user);
-      if (!owner)
-        continue;
-      if (owner->hasTrait<OpTrait::ReturnLike>() && tensors[id].created)
-        tensors[id].end = liveness.getExitPoint();
-      if (needsDataOnDevice(owner))
-        tensors[id].presence.push_back(liveness.getPoint(owner));
-    }
-  }
-}
-
-LogicalTensors LogicalTensorBuilder::build() {
-  for (BlockArgument arg : body.getArguments())
-    addArgument(arg);
-  for (Operation &op : body)
-    for (OpResult result : op.getResults())
-      addResult(result);
-  for (const BufferInfo &buffer : liveness.getBuffers())
-    addPresence(buffer);
-  for (LogicalTensor &tensor : tensors) {
-    llvm::sort(tensor.presence);
-    tensor.presence.erase(llvm::unique(tensor.presence), tensor.presence.end());
-    if (!tensor.presence.empty())
-      tensor.end = std::max(tensor.end, tensor.presence.back());
-  }
-  return std::move(built);
-}
 
 //===----------------------------------------------------------------------===//
 // Memory bound
@@ -298,83 +82,6 @@ static void computeMemoryBound(Block &body, const BufferLiveness &liveness,
 //===----------------------------------------------------------------------===//
 // Bytes that must cross
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Bytes per point of the tensors live there, wherever they are.
-struct DemandProfile {
-  /// Bytes of all live tensors.
-  SmallVector<int64_t> live;
-  /// Bytes of live tensors that were not created on the device and are not
-  /// needed at the point: the caller's data that may sit in a tier there.
-  SmallVector<int64_t> callerDataAway;
-  /// Bytes of live tensors needed at no point from there on: results that
-  /// may wait for the return in a tier, and need no fetch.
-  SmallVector<int64_t> neededNoMore;
-};
-} // namespace
-
-static DemandProfile computeDemandProfile(ArrayRef<LogicalTensor> tensors,
-                                          unsigned numPoints) {
-  SmallVector<int64_t> liveDelta(numPoints + 1, 0);
-  SmallVector<int64_t> callerDelta(numPoints + 1, 0);
-  SmallVector<int64_t> callerPresent(numPoints, 0);
-  SmallVector<int64_t> doneDelta(numPoints + 1, 0);
-  for (const LogicalTensor &tensor : tensors) {
-    if (tensor.presence.empty())
-      continue;
-    liveDelta[tensor.getStart()] += tensor.bytes;
-    liveDelta[tensor.end + 1] -= tensor.bytes;
-    doneDelta[tensor.presence.back() + 1] += tensor.bytes;
-    doneDelta[tensor.end + 1] -= tensor.bytes;
-    if (tensor.created)
-      continue;
-    callerDelta[tensor.getStart()] += tensor.bytes;
-    callerDelta[tensor.end + 1] -= tensor.bytes;
-    for (unsigned point : tensor.presence)
-      callerPresent[point] += tensor.bytes;
-  }
-  DemandProfile profile;
-  int64_t live = 0, caller = 0, done = 0;
-  for (unsigned point = 0; point < numPoints; ++point) {
-    live += liveDelta[point];
-    caller += callerDelta[point];
-    done += doneDelta[point];
-    profile.live.push_back(live);
-    profile.callerDataAway.push_back(caller - callerPresent[point]);
-    profile.neededNoMore.push_back(done);
-  }
-  return profile;
-}
-
-/// The point of highest excess in every maximal run of points with a
-/// positive one, in program order. At most `limit` of them, the highest:
-/// any subset still gives a sound bound.
-static SmallVector<PressurePoint> findPressurePoints(ArrayRef<int64_t> excess,
-                                                     size_t limit) {
-  SmallVector<PressurePoint> points;
-  bool inRun = false;
-  for (auto [point, bytes] : llvm::enumerate(excess)) {
-    if (bytes <= 0) {
-      inRun = false;
-      continue;
-    }
-    if (!inRun)
-      points.push_back({static_cast<unsigned>(point), bytes});
-    else if (bytes > points.back().excess)
-      points.back() = {static_cast<unsigned>(point), bytes};
-    inRun = true;
-  }
-  if (points.size() <= limit)
-    return points;
-  llvm::stable_sort(points, [](const PressurePoint &a, const PressurePoint &b) {
-    return a.excess > b.excess;
-  });
-  points.resize(limit);
-  llvm::sort(points, [](const PressurePoint &a, const PressurePoint &b) {
-    return a.point < b.point;
-  });
-  return points;
-}
 
 namespace {
 /// The tensors that may be away from the device at a pressure point `p`
@@ -475,15 +182,6 @@ static SmallVector<int64_t> computeSpillBounds(ArrayRef<LogicalTensor> tensors,
 //===----------------------------------------------------------------------===//
 // Compute after the last fetch
 //===----------------------------------------------------------------------===//
-
-/// Whether ho-plan-offload may compute `op` in column blocks of a weight
-/// argument (lib/Planning/ColumnBlocks.h): then only its last block, as
-/// small as the split makes it, need follow the last fetch.
-static bool mayRunInColumnBlocks(Operation *op) {
-  auto matmul = dyn_cast<ComputeOp>(op);
-  return matmul && isColumnSplittableMatmul(matmul) &&
-         isa<BlockArgument>(matmul.getInputs()[1]);
-}
 
 /// Per point, the least compute left once the op there starts: its own
 /// time (`seconds`, per point) plus that of the longest chain of ops that
@@ -833,7 +531,7 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   bounds.budget = budget > 0 ? budget : target.device.hbmCapacity;
   // Unrounded sizes: they are what transfers move. The memory bound rounds.
   BufferLiveness liveness(body, /*granularity=*/1);
-  LogicalTensors tensors = LogicalTensorBuilder(body, liveness).build();
+  LogicalTensors tensors = buildLogicalTensors(body, liveness);
   computeMemoryBound(body, liveness, target, bounds);
   // Each op's time, per point.
   SmallVector<double> seconds(liveness.getExitPoint() + 1, 0);

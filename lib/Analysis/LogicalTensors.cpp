@@ -46,6 +46,14 @@ bool ho::mayRunInColumnBlocks(Operation *op) {
          isa<BlockArgument>(matmul.getInputs()[1]);
 }
 
+/// Whether `use` is the weight of a matmul that ho-plan-offload may compute
+/// in column blocks, each fetched on its own.
+static bool isColumnBlockWeight(OpOperand &use) {
+  auto matmul = dyn_cast<ComputeOp>(use.getOwner());
+  return matmul && mayRunInColumnBlocks(matmul) &&
+         matmul.getInputs()[1] == use.get();
+}
+
 namespace {
 class LogicalTensorBuilder {
 public:
@@ -132,10 +140,21 @@ void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
   if (id == kNone)
     return;
   for (Value alias : buffer.aliases) {
+    // A result that lives in an existing buffer was written into it.
+    if (alias != buffer.root && isa<OpResult>(alias))
+      if (Operation *writer =
+              body.findAncestorOpInBlock(*alias.getDefiningOp());
+          writer && needsDataOnDevice(writer)) {
+        unsigned point = liveness.getPoint(writer);
+        tensors[id].lastWrite =
+            std::max(tensors[id].lastWrite.value_or(point), point);
+      }
     for (OpOperand &use : alias.getUses()) {
+      Operation *user = use.getOwner();
+      if (isReadInPart(use) || isColumnBlockWeight(use))
+        tensors[id].divisible = true;
       if (isReadInPart(use))
         continue;
-      Operation *user = use.getOwner();
       // Uses inside a region count at the op that holds the region.
       // The return is not a presence: a plan may hand any result back in
       // a tier (ho-plan-offload returns it as !ho.remote). A created result
@@ -151,6 +170,14 @@ void LogicalTensorBuilder::addPresence(const BufferInfo &buffer) {
   }
 }
 
+/// A remote value that a plan fetches or writes in part: the experts a
+/// router picks, blocks, or slices stored into it.
+static bool isMovedInPart(Value remote) {
+  return llvm::any_of(remote.getUsers(), [](Operation *user) {
+    return isa<PrefetchRoutedOp, PrefetchBlocksOp, OffloadSliceOp>(user);
+  });
+}
+
 LogicalTensors LogicalTensorBuilder::build() {
   for (BlockArgument arg : body.getArguments())
     addArgument(arg);
@@ -159,6 +186,9 @@ LogicalTensors LogicalTensorBuilder::build() {
       addResult(result);
   for (const BufferInfo &buffer : liveness.getBuffers())
     addPresence(buffer);
+  for (auto [remote, id] : tensorOfRemote)
+    if (isMovedInPart(remote))
+      tensors[id].divisible = true;
   for (LogicalTensor &tensor : tensors) {
     llvm::sort(tensor.presence);
     tensor.presence.erase(llvm::unique(tensor.presence), tensor.presence.end());

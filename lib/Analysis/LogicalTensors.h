@@ -47,6 +47,9 @@ struct LogicalTensor {
   /// The points at which it must be on the device, sorted and unique: its
   /// definition (when created) and its uses by ops.
   SmallVector<unsigned, 4> presence;
+  /// The last point at which an op writes it in place (a KV cache appended
+  /// to, a parameter updated): a copy in a tier made before is stale.
+  std::optional<unsigned> lastWrite;
   /// The last point its data exists: its last presence, or exit for a
   /// created tensor that the function returns (which may wait for the
   /// return in a tier).

@@ -11,6 +11,7 @@
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 
+#include "DeadlineBound.h"
 #include "LogicalTensors.h"
 
 #include "hyperoffload/Analysis/BufferLiveness.h"
@@ -66,8 +67,8 @@ static int64_t getWorkingSet(Operation *op, const BufferLiveness &liveness,
   return bytes;
 }
 
-static void computeMemoryBound(Block &body, const BufferLiveness &liveness,
-                               const Target &target, LowerBounds &bounds) {
+static void addMemoryBound(Block &body, const BufferLiveness &liveness,
+                           const Target &target, LowerBounds &bounds) {
   for (Operation &op : body) {
     if (!needsDataOnDevice(&op))
       continue;
@@ -257,157 +258,6 @@ static FetchTails findFetchTails(ArrayRef<LogicalTensor> tensors,
 }
 
 //===----------------------------------------------------------------------===//
-// Deadlines at pressure points
-//===----------------------------------------------------------------------===//
-
-/// Per point, the least compute done before the op there can start: the
-/// longest chain of ops its operands depend on. Zero at entry.
-static SmallVector<double> computeLeadingSeconds(Block &body,
-                                                 const BufferLiveness &liveness,
-                                                 ArrayRef<double> seconds) {
-  SmallVector<double> leading(liveness.getExitPoint() + 1, 0);
-  for (Operation &op : body) {
-    double before = 0;
-    op.walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (Operation *definer = operand.getDefiningOp())
-          if (Operation *owner = body.findAncestorOpInBlock(*definer);
-              owner && owner != &op) {
-            unsigned point = liveness.getPoint(owner);
-            before = std::max(before, leading[point] + seconds[point]);
-          }
-    });
-    leading[liveness.getPoint(&op)] = before;
-  }
-  return leading;
-}
-
-/// The earliest time a link direction of `bandwidth` can have moved `bytes`
-/// when each tensor's bytes may move only after its release: released bytes
-/// first, at full rate, parts of tensors allowed.
-static double getFluidFinish(SmallVector<std::pair<double, int64_t>> releases,
-                             int64_t bytes, double bandwidth) {
-  llvm::sort(releases);
-  double now = 0;
-  double left = static_cast<double>(bytes);
-  for (auto [release, size] : releases) {
-    now = std::max(now, release);
-    double moved = std::min(left, static_cast<double>(size));
-    now += moved / bandwidth;
-    left -= moved;
-    if (left <= 0)
-      return now;
-  }
-  return std::numeric_limits<double>::infinity();
-}
-
-/// The least time after the fetches start until the compute that follows
-/// the last one ends, when `bytes` of the candidates (tail, bytes) must come
-/// back: those with the least compute after them, parts allowed, fetched
-/// the longest tail first (which is optimal for a common start).
-static double
-getFetchDeadline(SmallVector<std::pair<double, int64_t>> candidates,
-                 int64_t bytes, double bandwidth) {
-  llvm::sort(candidates);
-  SmallVector<std::pair<double, double>> chosen;
-  double left = static_cast<double>(bytes);
-  for (auto [tail, size] : candidates) {
-    if (left <= 0)
-      break;
-    double taken = std::min(left, static_cast<double>(size));
-    chosen.push_back({tail, taken});
-    left -= taken;
-  }
-  if (left > 0)
-    return std::numeric_limits<double>::infinity();
-  double moved = 0, finish = 0;
-  for (auto [tail, taken] : llvm::reverse(chosen)) {
-    moved += taken;
-    finish = std::max(finish, moved / bandwidth + tail);
-  }
-  return finish;
-}
-
-static double getSummedBandwidth(const Target &target, bool toDevice) {
-  double bandwidth = 0;
-  for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
-    if (const LinkModel *link = target.getLink(tier))
-      bandwidth +=
-          toDevice ? link->bandwidthToDevice : link->bandwidthFromDevice;
-  return bandwidth;
-}
-
-/// At a point of excess, the tensors away from the device must have left
-/// before the op there starts, each after the op that created it, and must
-/// come back after that op ends, each before its next presence; the compute
-/// that depends on those ops follows. The latest of those ends, over the
-/// points of excess, bounds the step (docs/CostModel.md, "Deadlines").
-static double computeDeadlineBound(Block &body, const BufferLiveness &liveness,
-                                   ArrayRef<LogicalTensor> tensors,
-                                   const Target &target, int64_t budget,
-                                   ArrayRef<double> seconds) {
-  // Bounds the work to points x tensors; fewer points only weaken it.
-  constexpr size_t kMaxDeadlinePoints = 256;
-  unsigned numPoints = liveness.getExitPoint() + 1;
-  DemandProfile profile = computeDemandProfile(tensors, numPoints);
-  SmallVector<int64_t> excess;
-  for (unsigned point = 0; point < numPoints; ++point)
-    excess.push_back(profile.live[point] - budget);
-  SmallVector<PressurePoint> points;
-  for (auto [point, bytes] : llvm::enumerate(excess))
-    if (bytes > 0)
-      points.push_back({static_cast<unsigned>(point), bytes});
-  if (points.size() > kMaxDeadlinePoints)
-    points = findPressurePoints(excess, kMaxDeadlinePoints);
-
-  SmallVector<double> leading = computeLeadingSeconds(body, liveness, seconds);
-  SmallVector<double> trailing =
-      computeTrailingSeconds(body, liveness, seconds);
-  double fromBandwidth = getSummedBandwidth(target, /*toDevice=*/false);
-  double toBandwidth = getSummedBandwidth(target, /*toDevice=*/true);
-  // A term that cannot be met (too few bytes could move) bounds nothing
-  // here: the memory bound already says that no schedule fits.
-  double bound = 0;
-  auto raise = [&](double seconds) {
-    if (std::isfinite(seconds))
-      bound = std::max(bound, seconds);
-  };
-  for (const PressurePoint &pressure : points) {
-    unsigned point = pressure.point;
-    // Stores: created tensors away there, each released when its creator
-    // ends.
-    int64_t mustLeave = pressure.excess - profile.callerDataAway[point];
-    if (mustLeave > 0 && fromBandwidth > 0 && point < liveness.getExitPoint()) {
-      SmallVector<std::pair<double, int64_t>> releases;
-      for (const LogicalTensor &tensor : tensors)
-        if (tensor.created && tensor.isLiveAt(point) &&
-            !tensor.isPresentAt(point)) {
-          unsigned creator = tensor.presence.front();
-          releases.push_back(
-              {leading[creator] + seconds[creator], tensor.bytes});
-        }
-      raise(getFluidFinish(releases, mustLeave, fromBandwidth) +
-            trailing[point]);
-    }
-    // Fetches: tensors away there and needed again, after the op ends.
-    int64_t mustReturn = pressure.excess - profile.neededNoMore[point];
-    if (mustReturn > 0 && toBandwidth > 0) {
-      SmallVector<std::pair<double, int64_t>> candidates;
-      for (const LogicalTensor &tensor : tensors) {
-        if (!tensor.isLiveAt(point) || tensor.isPresentAt(point))
-          continue;
-        auto next = llvm::upper_bound(tensor.presence, point);
-        if (next != tensor.presence.end())
-          candidates.push_back({trailing[*next], tensor.bytes});
-      }
-      raise(leading[point] + seconds[point] +
-            getFetchDeadline(candidates, mustReturn, toBandwidth));
-    }
-  }
-  return bound;
-}
-
-//===----------------------------------------------------------------------===//
 // Transfer times
 //===----------------------------------------------------------------------===//
 
@@ -514,15 +364,27 @@ double LowerBounds::getTimeSeconds() const {
   return seconds;
 }
 
-double LowerBounds::getTighterTimeSeconds() const {
-  return std::max(getTimeSeconds(), deadlineSeconds);
+double LowerBounds::getTighterTimeSeconds(ArgumentResidence residence) const {
+  return std::max(getTimeSeconds(), residence == ArgumentResidence::stayOrFetch
+                                        ? deadlineSeconds
+                                        : copiedArgumentsDeadlineSeconds);
 }
 
-std::optional<double> LowerBounds::getGap(double stepTime) const {
-  double bound = getTimeSeconds();
+std::optional<double> LowerBounds::getGap(double stepTime,
+                                          ArgumentResidence residence) const {
+  double bound = getTighterTimeSeconds(residence);
   if (bound <= 0)
     return std::nullopt;
   return stepTime / bound - 1;
+}
+
+LowerBounds ho::computeMemoryBound(Block &body, const Target &target,
+                                   int64_t budget) {
+  LowerBounds bounds;
+  bounds.budget = budget > 0 ? budget : target.device.hbmCapacity;
+  BufferLiveness liveness(body, /*granularity=*/1);
+  addMemoryBound(body, liveness, target, bounds);
+  return bounds;
 }
 
 LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
@@ -532,7 +394,7 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   // Unrounded sizes: they are what transfers move. The memory bound rounds.
   BufferLiveness liveness(body, /*granularity=*/1);
   LogicalTensors tensors = buildLogicalTensors(body, liveness);
-  computeMemoryBound(body, liveness, target, bounds);
+  addMemoryBound(body, liveness, target, bounds);
   // Each op's time, per point.
   SmallVector<double> seconds(liveness.getExitPoint() + 1, 0);
   for (Operation &op : body) {
@@ -556,9 +418,12 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   FetchTails tails = findFetchTails(
       tensors.tensors, excess, computeTrailingSeconds(body, liveness, seconds));
   computeTransferBounds(target, tails, bounds);
-  if (!excess.empty())
-    bounds.deadlineSeconds = computeDeadlineBound(
-        body, liveness, tensors.tensors, target, bounds.budget, seconds);
+  if (bounds.fitsBudget()) {
+    DeadlineBounds deadlines =
+        computeDeadlineBounds(tensors.tensors, seconds, target, bounds.budget);
+    bounds.deadlineSeconds = deadlines.argumentsStayOrFetched;
+    bounds.copiedArgumentsDeadlineSeconds = deadlines.argumentsCopiedToTier;
+  }
   return bounds;
 }
 

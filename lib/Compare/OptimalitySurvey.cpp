@@ -68,7 +68,7 @@ std::vector<OptimalityCase> ho::runOptimalitySurvey(
     auto function = *drawn.module->getOps<func::FuncOp>().begin();
     Block &body = function.getBody().front();
     int64_t memoryBound =
-        computeLowerBounds(body, target, target.device.hbmCapacity).memoryBytes;
+        computeMemoryBound(body, target, target.device.hbmCapacity).memoryBytes;
     int64_t peak = BufferLiveness(body, target.device.allocationGranularity)
                        .getPeakBytes();
     for (unsigned step = 0; step < options.budgetsPerFunction; ++step) {

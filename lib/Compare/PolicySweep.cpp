@@ -187,7 +187,7 @@ void ho::writeSweepCSV(llvm::raw_ostream &os, const PolicySweep &sweep) {
          << (comparison.fits(run) ? "true" : "false") << ','
          << formatValue(result.stallTime) << ',' << result.allocatorStalls
          << ',' << formatValue(result.allocatorStallTime) << ','
-         << formatValue(comparison.bounds.getTimeSeconds()) << ','
+         << formatValue(comparison.getTimeBound(run)) << ','
          << optional(comparison.getGap(run)) << '\n';
     }
   }

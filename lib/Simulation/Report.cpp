@@ -60,8 +60,20 @@ static std::string describeLink(std::optional<MemoryTier> tier, bool toDevice) {
   return toDevice ? name + " -> device" : "device -> " + name;
 }
 
+ArgumentResidence ho::getArgumentResidence(ExecutionMode mode) {
+  return mode == ExecutionMode::AsWritten ? ArgumentResidence::stayOrFetch
+                                          : ArgumentResidence::copiedToTier;
+}
+
+static double getDeadlineSeconds(const LowerBounds &bounds,
+                                 ArgumentResidence residence) {
+  return residence == ArgumentResidence::stayOrFetch
+             ? bounds.deadlineSeconds
+             : bounds.copiedArgumentsDeadlineSeconds;
+}
+
 static void printLowerBounds(llvm::raw_ostream &os,
-                             const SimulationResult &result,
+                             const SimulationResult &result, ExecutionMode mode,
                              const LowerBounds &bounds) {
   os << "  memory bound    " << formatBytes(bounds.memoryBytes);
   // No op needs device memory when nothing is read on the device.
@@ -79,7 +91,12 @@ static void printLowerBounds(llvm::raw_ostream &os,
                         describeLink(transfer.tier, transfer.toDevice),
                         formatSeconds(transfer.seconds));
   os << ")\n";
-  std::optional<double> gap = bounds.getGap(result.stepTime);
+  // The deadlines, like the transfer bounds, assume a budget that holds.
+  ArgumentResidence residence = getArgumentResidence(mode);
+  if (bounds.fitsBudget())
+    os << "  deadline bound  "
+       << formatSeconds(getDeadlineSeconds(bounds, residence)) << "\n";
+  std::optional<double> gap = bounds.getGap(result.stepTime, residence);
   os << "  gap to bound    ";
   if (gap) {
     // Rounding noise on a schedule that meets the bound is not "-0.0%".
@@ -147,10 +164,11 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
     }
   }
   if (bounds)
-    printLowerBounds(os, result, *bounds);
+    printLowerBounds(os, result, options.mode, *bounds);
 }
 
 static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
+                                           ExecutionMode mode,
                                            const LowerBounds &bounds) {
   llvm::json::Array transfers;
   for (const TransferBound &transfer : bounds.transfers)
@@ -163,7 +181,8 @@ static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
         {"time_s", transfer.seconds},
         {"trailing_compute_s", transfer.trailingComputeSeconds},
     });
-  std::optional<double> gap = bounds.getGap(result.stepTime);
+  ArgumentResidence residence = getArgumentResidence(mode);
+  std::optional<double> gap = bounds.getGap(result.stepTime, residence);
   return llvm::json::Object{
       {"memory_bytes", bounds.memoryBytes},
       {"memory_op", bounds.memoryOp
@@ -174,6 +193,8 @@ static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
       {"compute_time_s", bounds.computeSeconds},
       {"transfer_time_s", std::move(transfers)},
       {"time_s", bounds.getTimeSeconds()},
+      {"deadline_time_s", getDeadlineSeconds(bounds, residence)},
+      {"tighter_time_s", bounds.getTighterTimeSeconds(residence)},
       {"gap", gap ? llvm::json::Value(*gap) : llvm::json::Value(nullptr)},
   };
 }
@@ -223,7 +244,7 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
       {"traffic", trafficToJSON(result)},
   };
   if (bounds)
-    metrics["lower_bounds"] = lowerBoundsToJSON(result, *bounds);
+    metrics["lower_bounds"] = lowerBoundsToJSON(result, options.mode, *bounds);
   return metrics;
 }
 

@@ -143,7 +143,7 @@ void PlanOffloadPass::runOnOperation() {
       continue;
     }
     // A budget below what one op needs at once has no schedule at all.
-    if (failed(checkBudgetFits(computeLowerBounds(function.getBody().front(),
+    if (failed(checkBudgetFits(computeMemoryBound(function.getBody().front(),
                                                   target, options.budget)))) {
       signalPassFailure();
       continue;

@@ -38,11 +38,13 @@ func.func @hidden_prefetch(%x: tensor<4xf32>, %r: !ho.remote<tensor<250000xf32>>
 // JSON:     "allocator_stalls": 0,
 // JSON:     "lower_bounds": {
 // JSON-NEXT:  "compute_time_s": 0.001,
+// JSON-NEXT:  "deadline_time_s": 0.001,
 // JSON-NEXT:  "fits_budget": true,
 // JSON-NEXT:  "gap": 0,
 // JSON-NEXT:  "memory_bytes": 1000032,
 // JSON-NEXT:  "memory_location": "{{.*}}report.mlir:30:8",
 // JSON-NEXT:  "memory_op": "ho.compute",
+// JSON-NEXT:  "tighter_time_s": 0.001,
 // JSON-NEXT:  "time_s": 0.001,
 // JSON-NEXT:  "transfer_time_s": [
 // JSON-NEXT:    {

@@ -41,6 +41,19 @@ struct TransferBound {
   double trailingComputeSeconds = 0;
 };
 
+/// Where a schedule finds the caller's device arguments.
+enum class ArgumentResidence {
+  /// Each is on the device from entry to exit (the function cannot free
+  /// the caller's buffer), or the caller keeps it in a tier and the step
+  /// fetches it: compiled plans, and runtimes that place arguments once.
+  stayOrFetch,
+  /// Each may also be on the device with a current copy in a tier, which
+  /// lets it be dropped for free, and nothing is counted for bringing it in
+  /// or writing it back: the runtimes (the reactive one's arguments have
+  /// copies in a tier; the paged one writes back dirty blocks only).
+  copiedToTier,
+};
+
 struct LowerBounds {
   /// The budget the bounds assume, in bytes.
   int64_t budget = 0;
@@ -66,29 +79,44 @@ struct LowerBounds {
   /// The link directions with bytes to move, each with its least time.
   SmallVector<TransferBound, 4> transfers;
 
-  /// The deadlines at the points of excess: the tensors away from the
-  /// device there must leave after their creators end and before the op
-  /// there starts, and come back after it ends and before their next use,
-  /// each followed by the compute that depends on it (docs/CostModel.md,
-  /// "Deadlines"). Zero where no point has an excess.
+  /// The deadlines at the points of excess, in program order: the whole
+  /// tensors away from the device there must leave after their creators
+  /// end and before the op there starts, and come back after it ends and
+  /// before their next use (docs/CostModel.md, "Deadlines"). For schedules
+  /// whose caller passes each device argument on the device for the whole
+  /// step or keeps it in a tier (ArgumentResidence::stayOrFetch). Zero
+  /// where no point has an excess.
   double deadlineSeconds = 0;
+  /// The same where a device argument may also have a current copy in a
+  /// tier and be dropped for free (ArgumentResidence::copiedToTier); never
+  /// above deadlineSeconds.
+  double copiedArgumentsDeadlineSeconds = 0;
 
   /// Whether some schedule could fit in the budget.
   bool fitsBudget() const { return memoryBytes <= budget; }
   /// The step-time bound: no schedule finishes before its compute is done
   /// or before any link direction has moved what it must.
   double getTimeSeconds() const;
-  /// The time bound with the deadlines: what `hyperoffload optimality`
-  /// reports next to it. Reports still show the gap to getTimeSeconds.
-  double getTighterTimeSeconds() const;
-  /// How far `stepTime` is above the time bound, as a fraction
+  /// The step-time bound that reports show: the time bound or, where
+  /// higher, the deadlines of schedules whose arguments are placed as
+  /// `residence` says.
+  double getTighterTimeSeconds(
+      ArgumentResidence residence = ArgumentResidence::stayOrFetch) const;
+  /// How far `stepTime` is above the tighter bound, as a fraction
   /// (stepTime / bound - 1); std::nullopt when the bound is zero.
-  std::optional<double> getGap(double stepTime) const;
+  std::optional<double>
+  getGap(double stepTime,
+         ArgumentResidence residence = ArgumentResidence::stayOrFetch) const;
 };
 
 /// Computes the lower bounds of `body` (a function body: one block) on
 /// `target` within `budget` bytes of device memory (0: the HBM capacity).
 LowerBounds computeLowerBounds(Block &body, const Target &target,
+                               int64_t budget);
+
+/// Computes only the memory bound (and the budget) of `body`: what
+/// checkBudgetFits needs, without the work of the time bounds.
+LowerBounds computeMemoryBound(Block &body, const Target &target,
                                int64_t budget);
 
 /// Emits an error at the op that needs more memory at once than the budget

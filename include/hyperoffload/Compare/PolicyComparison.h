@@ -15,6 +15,7 @@
 
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Compare/Admission.h"
+#include "hyperoffload/Simulation/Report.h"
 #include "hyperoffload/Simulation/SteppedSimulation.h"
 #include "hyperoffload/Target/Target.h"
 
@@ -169,9 +170,16 @@ struct PolicyComparison {
   std::optional<double> getPeakReduction(const PolicyRun &run) const;
   /// The run's step time over the baseline's; std::nullopt when that is 0.
   std::optional<double> getSlowdown(const PolicyRun &run) const;
-  /// The run's step time over the time bound, minus 1.
+  /// The bound the run is measured against: the time bound or, where
+  /// higher, the deadlines for where the run finds the arguments.
+  double getTimeBound(const PolicyRun &run) const {
+    return bounds.getTighterTimeSeconds(
+        getArgumentResidence(run.simulation.mode));
+  }
+  /// The run's step time over that bound, minus 1.
   std::optional<double> getGap(const PolicyRun &run) const {
-    return bounds.getGap(run.result.stepTime);
+    return bounds.getGap(run.result.stepTime,
+                         getArgumentResidence(run.simulation.mode));
   }
   /// Whether every allocation of the run fit in the budget.
   bool fits(const PolicyRun &run) const { return !run.result.outOfMemory; }
@@ -197,7 +205,7 @@ llvm::json::Value comparisonToJSON(const PolicyComparison &comparison);
 
 /// The version of that schema; it changes when a field changes meaning or
 /// goes away, not when one is added.
-constexpr int64_t kComparisonSchemaVersion = 2;
+constexpr int64_t kComparisonSchemaVersion = 3;
 
 } // namespace ho
 } // namespace mlir

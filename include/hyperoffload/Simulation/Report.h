@@ -13,6 +13,12 @@
 namespace mlir {
 namespace ho {
 
+/// Where a run in `mode` finds the caller's arguments: the runtimes count
+/// each as having a copy in a tier (the reactive one) or write back only
+/// the blocks a step dirtied (the paged one), and are held to the bound
+/// that leaves arguments free; a schedule run as written places them once.
+ArgumentResidence getArgumentResidence(ExecutionMode mode);
+
 /// Writes a readable summary of `result`; with `bounds`, also the lower
 /// bounds of the function and the gap of the result to them.
 void printSummary(llvm::raw_ostream &os, const SimulationResult &result,

@@ -134,16 +134,42 @@ static double getSummedBandwidth(const Target &target, bool toDevice) {
   return bandwidth;
 }
 
+/// The rate at which bytes can go out to the tiers and come back, each
+/// through one tier: over every tier, the harmonic sum of its two
+/// directions. However bytes `X` split over tiers (`x(t)` each), going out
+/// takes at least max x(t) / out(t) and coming back max x(t) / in(t), and
+/// together at least max x(t) (1 / out(t) + 1 / in(t)) >= X over this.
+static double getRoundTripBandwidth(const Target &target) {
+  double bandwidth = 0;
+  for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
+    if (const LinkModel *link = target.getLink(tier);
+        link && link->bandwidthToDevice > 0 && link->bandwidthFromDevice > 0)
+      bandwidth +=
+          1 / (1 / link->bandwidthToDevice + 1 / link->bandwidthFromDevice);
+  return bandwidth;
+}
+
+/// The least latency of the links in one direction: no transfer moves a
+/// byte sooner after it starts.
+static double getLeastLatency(const Target &target, bool toDevice) {
+  double latency = std::numeric_limits<double>::infinity();
+  for (MemoryTier tier : {MemoryTier::pool, MemoryTier::host, MemoryTier::disk})
+    if (const LinkModel *link = target.getLink(tier))
+      if ((toDevice ? link->bandwidthToDevice : link->bandwidthFromDevice) > 0)
+        latency = std::min(latency, link->latency);
+  return std::isfinite(latency) ? latency : 0;
+}
+
 /// The earliest time a link direction of `bandwidth` can have moved `bytes`
-/// when each tensor's bytes may move only after its release: released bytes
-/// first, at full rate, parts of tensors allowed.
+/// when each tensor's bytes may move only `latency` after its release:
+/// released bytes first, at full rate, parts of tensors allowed.
 static double getFluidFinish(SmallVector<std::pair<double, int64_t>> releases,
-                             int64_t bytes, double bandwidth) {
+                             int64_t bytes, double bandwidth, double latency) {
   llvm::sort(releases);
   double now = 0;
   double left = static_cast<double>(bytes);
   for (auto [release, size] : releases) {
-    now = std::max(now, release);
+    now = std::max(now, release + latency);
     double moved = std::min(left, static_cast<double>(size));
     now += moved / bandwidth;
     left -= moved;
@@ -337,8 +363,8 @@ void StartTimes::addFirstFetches() {
   }
   double bandwidth = getSummedBandwidth(target, /*toDevice=*/true);
   if (bandwidth > 0)
-    raiseToDueBytes(getDue([](unsigned) { return true; }), bandwidth, 0,
-                    earliest);
+    raiseToDueBytes(getDue([](unsigned) { return true; }), bandwidth,
+                    getLeastLatency(target, /*toDevice=*/true), earliest);
 }
 
 /// Of the created tensors away at the point, whole ones covering its excess
@@ -378,7 +404,8 @@ void StartTimes::addStores(const PressurePoint &pressure) {
   if (need <= 0 || bandwidth <= 0)
     return;
   raise(point,
-        getFluidFinish(releases, getLeastCover(candidates, need), bandwidth));
+        getFluidFinish(releases, getLeastCover(candidates, need), bandwidth,
+                       getLeastLatency(target, /*toDevice=*/false)));
 
   // The created tensors among them are stored apart from every store-back
   // (addStoreBacks): keep the most bytes any point needs of them.
@@ -408,36 +435,68 @@ void StartTimes::addFetches(const PressurePoint &pressure) {
   double bandwidth = getSummedBandwidth(target, /*toDevice=*/true);
   if (need <= 0 || bandwidth <= 0)
     return;
-  // (deadline point, tensor), by deadline.
-  SmallVector<std::pair<unsigned, const LogicalTensor *>> away;
+  struct Away {
+    /// The point before which it must be back.
+    unsigned deadline;
+    const LogicalTensor *tensor;
+    /// When it could leave, for one that must have been stored to be away.
+    std::optional<double> storedAfter;
+  };
+  SmallVector<Away> away;
   int64_t laterBytes = 0;
   for (auto [id, tensor] : llvm::enumerate(tensors)) {
     if (!mayBeAway(id, point))
       continue;
     if (std::optional<unsigned> next = tensor.getNextPresence(point)) {
-      away.push_back({getDeadlinePoint(tensor, *next), &tensor});
+      std::optional<double> storedAfter;
+      if (origins[id] == Origin::created)
+        storedAfter = getEndTime(tensor.presence.front());
+      else if (isStaleInTier(id, point))
+        storedAfter = getEndTime(*tensor.lastWrite);
+      away.push_back({getDeadlinePoint(tensor, *next), &tensor, storedAfter});
       laterBytes += tensor.bytes;
     }
   }
-  llvm::stable_sort(away, llvm::less_first());
-  double start = earliest[point] + seconds[point];
-  SmallVector<const LogicalTensor *> due;
-  for (size_t i = 0; i < away.size(); ++i) {
-    due.push_back(away[i].second);
-    laterBytes -= away[i].second->bytes;
-    unsigned deadline = away[i].first;
-    if (i + 1 < away.size() && away[i + 1].first == deadline)
+  llvm::stable_sort(away, [](const Away &a, const Away &b) {
+    return a.deadline < b.deadline;
+  });
+  double start = getEndTime(point) + getLeastLatency(target, /*toDevice=*/true);
+  double roundTripBandwidth = getRoundTripBandwidth(target);
+  double roundTripLatency = getLeastLatency(target, /*toDevice=*/false) +
+                            getLeastLatency(target, /*toDevice=*/true);
+  SmallVector<const LogicalTensor *> due, storedDue;
+  int64_t freeDueBytes = 0;
+  double firstStore = std::numeric_limits<double>::infinity();
+  for (auto [index, entry] : llvm::enumerate(away)) {
+    due.push_back(entry.tensor);
+    laterBytes -= entry.tensor->bytes;
+    if (entry.storedAfter) {
+      storedDue.push_back(entry.tensor);
+      firstStore = std::min(firstStore, *entry.storedAfter);
+    } else {
+      freeDueBytes += entry.tensor->bytes;
+    }
+    if (index + 1 < away.size() && away[index + 1].deadline == entry.deadline)
       continue;
-    // What the tensors due later cannot cover must land by `deadline`:
+    // What the tensors due later cannot cover must land by the deadline:
     // whole tensors where few are due, and as many bytes otherwise (a
     // cover per deadline would cost the square of the tensors).
     int64_t dueNeed = need - laterBytes;
     if (dueNeed <= 0)
       continue;
-    int64_t dueBytes = due.size() <= kMaxCoveredTensors
-                           ? getLeastCover(due, dueNeed)
-                           : dueNeed;
-    raise(deadline, start + dueBytes / bandwidth);
+    auto cover = [&](ArrayRef<const LogicalTensor *> candidates,
+                     int64_t bytes) {
+      return candidates.size() <= kMaxCoveredTensors
+                 ? getLeastCover(candidates, bytes)
+                 : std::max<int64_t>(bytes, 0);
+    };
+    raise(entry.deadline, start + cover(due, dueNeed) / bandwidth);
+    // Of those, what the ones away for free cannot cover went out before
+    // the point and comes back after it, through one tier each.
+    int64_t roundTrip = cover(storedDue, dueNeed - freeDueBytes);
+    if (roundTrip > 0 && roundTripBandwidth > 0)
+      raise(entry.deadline, firstStore + roundTripLatency + seconds[point] +
+                                roundTrip / roundTripBandwidth);
   }
 }
 
@@ -455,11 +514,13 @@ void StartTimes::addStoreBacks() {
   double bandwidth = getSummedBandwidth(target, /*toDevice=*/false);
   if (bytes == 0 || bandwidth <= 0)
     return;
-  raise(exit, getFluidFinish(releases, bytes, bandwidth));
+  double latency = getLeastLatency(target, /*toDevice=*/false);
+  raise(exit, getFluidFinish(releases, bytes, bandwidth, latency));
   // The created tensors some point needs away cross the same links.
   llvm::append_range(releases, largestCreatedStore.releases);
-  raise(exit, getFluidFinish(std::move(releases),
-                             bytes + largestCreatedStore.bytes, bandwidth));
+  raise(exit,
+        getFluidFinish(std::move(releases), bytes + largestCreatedStore.bytes,
+                       bandwidth, latency));
 }
 
 double StartTimes::computeStepEnd() {

@@ -480,4 +480,33 @@ TEST_F(LowerBoundsTest, AnArgumentEitherStaysOrStartsInATier) {
   EXPECT_NEAR(compute(ir, 2000032).getTighterTimeSeconds(), 4 * kMs,
               kTolerance);
 }
+
+// %a must be away at w2 and w3 (only it can be), and nothing takes time but
+// moving it. The pool takes 3 GB/s out and gives 1 GB/s back, the host the
+// reverse: with the directions pooled, the time bound moves the 500,016
+// bytes of excess at 4 GB/s (0.125 ms), and 1 MB would leave in 0.25 ms
+// and come back in 0.25 ms. But %a comes back through the tier it went to,
+// 1/3 + 1 ms a MB either way: split between both tiers at best, 1 MB takes
+// 1 / (0.75 + 0.75) ms, 0.667 ms, out and back.
+TEST_F(LowerBoundsTest, ARoundTripGoesThroughOneTier) {
+  target.getLink(MemoryTier::pool)->bandwidthFromDevice = 3e9;
+  LinkModel host = makeRoundNumbersLink();
+  host.bandwidthToDevice = 3e9;
+  target.links[static_cast<unsigned>(MemoryTier::host)] = host;
+  LowerBounds bounds = compute(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %a = ho.compute "w1"(%x) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<4xf32>) -> tensor<250000xf32>
+      %big = ho.compute "w2"(%x) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<4xf32>) -> tensor<250000xf32>
+      %c = ho.compute "w3"(%big) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>) -> tensor<4xf32>
+      %d = ho.compute "w4"(%a, %c) {flops = 0 : i64, bytes = 0 : i64}
+          : (tensor<250000xf32>, tensor<4xf32>) -> tensor<4xf32>
+      return %d : tensor<4xf32>
+    })mlir",
+                               1500000);
+  EXPECT_NEAR(bounds.getTimeSeconds(), 500016 / 4e9, kTolerance);
+  EXPECT_NEAR(bounds.deadlineSeconds, kMs / 1.5, kTolerance);
+}
 } // namespace

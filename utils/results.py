@@ -853,9 +853,11 @@ arena pack; 12% faster).
 bound, or where higher, when whole tensors can leave and come back in
 program order around each point of excess, with each argument on the
 device for the whole step or kept in a tier (`docs/CostModel.md`,
-"Deadlines"). The planner is still short of where this project wants it
-(planner over the optimum: mean at most 1.01, p90 at most 1.03, max at
-most 1.15).
+"Deadlines"). It is looser with two tiers and link overheads: it leaves
+out HBM contention (transfers slowing compute) and issue overheads, and
+pools the links of a direction except for round trips. The planner is
+still short of where this project wants it (planner over the optimum:
+mean at most 1.01, p90 at most 1.03, max at most 1.15).
 `unittests/Compare/OptimalitySurveyTest.cpp` holds the planner to the level
 above on a smaller draw: it misses no budget the exact search fits and
 stays within 6% of the optimum on average, and no bound exceeds a proven

@@ -25,8 +25,8 @@ int64_t getLeastCover(ArrayRef<const LogicalTensor *> candidates, int64_t need);
 /// The earliest end of a step of a body whose ops, at its points, take
 /// `seconds` each (0 at entry and exit), on `target` within `budget`
 /// bytes, for each residence of the caller's arguments
-/// (LowerBounds::deadlineSeconds and copiedArgumentsDeadlineSeconds); 0
-/// when no point has an excess.
+/// (LowerBounds::deadlineSeconds and copiedArgumentsDeadlineSeconds); at
+/// least the compute.
 struct DeadlineBounds {
   double argumentsStayOrFetched = 0;
   double argumentsCopiedToTier = 0;

@@ -65,13 +65,6 @@ ArgumentResidence ho::getArgumentResidence(ExecutionMode mode) {
                                           : ArgumentResidence::copiedToTier;
 }
 
-static double getDeadlineSeconds(const LowerBounds &bounds,
-                                 ArgumentResidence residence) {
-  return residence == ArgumentResidence::stayOrFetch
-             ? bounds.deadlineSeconds
-             : bounds.copiedArgumentsDeadlineSeconds;
-}
-
 static void printLowerBounds(llvm::raw_ostream &os,
                              const SimulationResult &result, ExecutionMode mode,
                              const LowerBounds &bounds) {
@@ -95,7 +88,7 @@ static void printLowerBounds(llvm::raw_ostream &os,
   ArgumentResidence residence = getArgumentResidence(mode);
   if (bounds.fitsBudget())
     os << "  deadline bound  "
-       << formatSeconds(getDeadlineSeconds(bounds, residence)) << "\n";
+       << formatSeconds(bounds.getDeadlineSeconds(residence)) << "\n";
   std::optional<double> gap = bounds.getGap(result.stepTime, residence);
   os << "  gap to bound    ";
   if (gap) {
@@ -193,7 +186,7 @@ static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
       {"compute_time_s", bounds.computeSeconds},
       {"transfer_time_s", std::move(transfers)},
       {"time_s", bounds.getTimeSeconds()},
-      {"deadline_time_s", getDeadlineSeconds(bounds, residence)},
+      {"deadline_time_s", bounds.getDeadlineSeconds(residence)},
       {"tighter_time_s", bounds.getTighterTimeSeconds(residence)},
       {"gap", gap ? llvm::json::Value(*gap) : llvm::json::Value(nullptr)},
   };

@@ -45,7 +45,7 @@ struct TransferBound {
 enum class ArgumentResidence {
   /// Each is on the device from entry to exit (the function cannot free
   /// the caller's buffer), or the caller keeps it in a tier and the step
-  /// fetches it: compiled plans, and runtimes that place arguments once.
+  /// fetches it: every function run as written, planned or not.
   stayOrFetch,
   /// Each may also be on the device with a current copy in a tier, which
   /// lets it be dropped for free, and nothing is counted for bringing it in
@@ -84,8 +84,8 @@ struct LowerBounds {
   /// end and before the op there starts, and come back after it ends and
   /// before their next use (docs/CostModel.md, "Deadlines"). For schedules
   /// whose caller passes each device argument on the device for the whole
-  /// step or keeps it in a tier (ArgumentResidence::stayOrFetch). Zero
-  /// where no point has an excess.
+  /// step or keeps it in a tier (ArgumentResidence::stayOrFetch). At least
+  /// the compute; zero when the budget is below the memory bound.
   double deadlineSeconds = 0;
   /// The same where a device argument may also have a current copy in a
   /// tier and be dropped for free (ArgumentResidence::copiedToTier); never
@@ -97,6 +97,13 @@ struct LowerBounds {
   /// The step-time bound: no schedule finishes before its compute is done
   /// or before any link direction has moved what it must.
   double getTimeSeconds() const;
+  /// The deadline bound for schedules whose arguments are placed as
+  /// `residence` says.
+  double getDeadlineSeconds(ArgumentResidence residence) const {
+    return residence == ArgumentResidence::stayOrFetch
+               ? deadlineSeconds
+               : copiedArgumentsDeadlineSeconds;
+  }
   /// The step-time bound that reports show: the time bound or, where
   /// higher, the deadlines of schedules whose arguments are placed as
   /// `residence` says.

@@ -365,9 +365,7 @@ double LowerBounds::getTimeSeconds() const {
 }
 
 double LowerBounds::getTighterTimeSeconds(ArgumentResidence residence) const {
-  return std::max(getTimeSeconds(), residence == ArgumentResidence::stayOrFetch
-                                        ? deadlineSeconds
-                                        : copiedArgumentsDeadlineSeconds);
+  return std::max(getTimeSeconds(), getDeadlineSeconds(residence));
 }
 
 std::optional<double> LowerBounds::getGap(double stepTime,

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir {
 namespace ho {
@@ -32,6 +33,10 @@ public:
   unsigned getPeakPoint() const;
   /// How many points in [first, last) have more live bytes than the budget.
   int64_t countOverBudget(unsigned first, unsigned last) const;
+  /// The last point in [first, last) with more live bytes than `bytes`, or
+  /// std::nullopt when there is none.
+  std::optional<unsigned> findLastAbove(unsigned first, unsigned last,
+                                        int64_t bytes) const;
 
 private:
   /// A node covers a range of points. Its values include every addition
@@ -61,6 +66,11 @@ private:
   bool hasCrossedBudget(unsigned node) const;
   int64_t countOverBudget(unsigned node, unsigned first, unsigned last,
                           unsigned from, unsigned to) const;
+  /// findLastAbove within `node`, whose values lack `notPushed`.
+  std::optional<unsigned> findLastAbove(unsigned node, unsigned first,
+                                        unsigned last, unsigned from,
+                                        unsigned to, int64_t bytes,
+                                        int64_t notPushed) const;
 
   unsigned numPoints;
   int64_t budget;

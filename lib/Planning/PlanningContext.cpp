@@ -15,15 +15,27 @@ using namespace mlir::ho;
 // LinkTimeline
 //===----------------------------------------------------------------------===//
 
+LinkTimeline::ConstIterator LinkTimeline::findStartAfter(double time) const {
+  return llvm::upper_bound(busy, time, [](double time, const Interval &busy) {
+    return time < busy.start;
+  });
+}
+
+LinkTimeline::Iterator LinkTimeline::findStartAtOrAfter(double time) {
+  return llvm::lower_bound(busy, time, [](const Interval &busy, double time) {
+    return busy.start < time;
+  });
+}
+
 double LinkTimeline::findEarliest(double earliest, double duration) const {
   double start = earliest;
   // Busy intervals are disjoint and sorted: slide past each one that
   // overlaps [start, start + duration).
-  auto it = busy.upper_bound(start);
-  if (it != busy.begin() && std::prev(it)->second > start)
-    start = std::prev(it)->second;
-  for (; it != busy.end() && it->first < start + duration; ++it)
-    start = std::max(start, it->second);
+  auto it = findStartAfter(start);
+  if (it != busy.begin() && std::prev(it)->end > start)
+    start = std::prev(it)->end;
+  for (; it != busy.end() && it->start < start + duration; ++it)
+    start = std::max(start, it->end);
   return start;
 }
 
@@ -32,12 +44,14 @@ std::optional<double> LinkTimeline::findLatest(double deadline, double duration,
   double end = deadline;
   // Walk the busy intervals backwards from the deadline. The slot only moves
   // earlier, so the walk ends as soon as it would start before `notBefore`.
-  auto it = busy.lower_bound(end);
+  auto it = llvm::lower_bound(busy, end, [](const Interval &busy, double end) {
+    return busy.start < end;
+  });
   while (end - duration >= notBefore) {
-    if (it == busy.begin() || std::prev(it)->second <= end - duration)
+    if (it == busy.begin() || std::prev(it)->end <= end - duration)
       return end - duration;
     --it;
-    end = std::min(end, it->first);
+    end = std::min(end, it->start);
   }
   return std::nullopt;
 }
@@ -48,18 +62,18 @@ void LinkTimeline::reserve(double start, double end) {
   busyTime += end - start;
   // Keep touching intervals merged: a saturated link is then one interval,
   // not one per transfer, and the searches above skip it in one step.
-  auto next = busy.lower_bound(start);
-  auto merged = next;
-  if (next != busy.begin() && std::prev(next)->second >= start) {
+  auto next = findStartAtOrAfter(start);
+  Iterator merged;
+  if (next != busy.begin() && std::prev(next)->end >= start) {
     merged = std::prev(next);
-    merged->second = std::max(merged->second, end);
+    merged->end = std::max(merged->end, end);
   } else {
-    merged = busy.emplace_hint(next, start, end);
+    merged = busy.insert(next, {start, end});
   }
-  for (auto after = std::next(merged);
-       after != busy.end() && after->first <= merged->second;
-       after = busy.erase(after))
-    merged->second = std::max(merged->second, after->second);
+  auto after = std::next(merged), absorbed = after;
+  for (; absorbed != busy.end() && absorbed->start <= merged->end; ++absorbed)
+    merged->end = std::max(merged->end, absorbed->end);
+  busy.erase(after, absorbed);
 }
 
 void LinkTimeline::release(double start, double end) {
@@ -68,20 +82,20 @@ void LinkTimeline::release(double start, double end) {
   // Every busy interval that overlaps [start, end) keeps what lies outside
   // it. A caller may release more than it reserved (a copy retimed after
   // the compute it waited for moved): only what was busy is freed.
-  auto it = busy.upper_bound(start);
-  if (it != busy.begin() && std::prev(it)->second > start)
-    --it;
-  while (it != busy.end() && it->first < end) {
-    auto [first, last] = *it;
-    it = busy.erase(it);
-    busyTime -= std::min(last, end) - std::max(first, start);
-    if (first < start)
-      busy.emplace(first, start);
-    if (end < last) {
-      busy.emplace(end, last);
-      break;
-    }
+  auto first = busy.begin() + (findStartAfter(start) - busy.cbegin());
+  if (first != busy.begin() && std::prev(first)->end > start)
+    --first;
+  auto last = first;
+  SmallVector<Interval, 2> kept;
+  for (; last != busy.end() && last->start < end; ++last) {
+    busyTime -= std::min(last->end, end) - std::max(last->start, start);
+    if (last->start < start)
+      kept.push_back({last->start, start});
+    if (end < last->end)
+      kept.push_back({end, last->end});
   }
+  first = busy.erase(first, last);
+  busy.insert(first, kept.begin(), kept.end());
 }
 
 //===----------------------------------------------------------------------===//
@@ -549,13 +563,16 @@ PlanningContext::delayPrefetchPast(const GapCandidate &gap, GapWindow &window,
 unsigned PlanningContext::hoistIntoSlack(const GapCandidate &gap,
                                          GapWindow &window) {
   int64_t size = liveness.getBuffer(gap.buffer).size;
-  unsigned hoisted = 0;
-  while (window.prefetchBefore > std::max(window.firstFree, gap.lastUse + 1) &&
-         profile.get(window.prefetchBefore - 1) + size <= budget) {
-    --window.prefetchBefore;
-    profile.add(window.prefetchBefore, window.prefetchBefore + 1, size);
-    ++hoisted;
-  }
+  // Up to the last point before the prefetch where the copy does not fit.
+  unsigned earliest = std::max(window.firstFree, gap.lastUse + 1);
+  if (earliest >= window.prefetchBefore)
+    return 0;
+  std::optional<unsigned> full =
+      profile.findLastAbove(earliest, window.prefetchBefore, budget - size);
+  unsigned issue = full ? *full + 1 : earliest;
+  unsigned hoisted = window.prefetchBefore - issue;
+  profile.add(issue, window.prefetchBefore, size);
+  window.prefetchBefore = issue;
   return hoisted;
 }
 

@@ -13,7 +13,7 @@
 #include "LiveProfile.h"
 #include "hyperoffload/Planning/OffloadPlan.h"
 
-#include <map>
+#include <vector>
 
 namespace mlir {
 namespace ho {
@@ -36,8 +36,21 @@ public:
   double getBusyTime() const { return busyTime; }
 
 private:
-  /// Start -> end, disjoint and not touching.
-  std::map<double, double> busy;
+  struct Interval {
+    double start;
+    double end;
+  };
+  using Iterator = std::vector<Interval>::iterator;
+  using ConstIterator = std::vector<Interval>::const_iterator;
+  /// The first interval that starts after `time`.
+  ConstIterator findStartAfter(double time) const;
+  /// The first interval that starts at or after `time`.
+  Iterator findStartAtOrAfter(double time);
+
+  /// Sorted by start, disjoint and not touching. A sorted vector rather
+  /// than a tree: the searches walk neighbours, which are then adjacent in
+  /// memory, and the planner searches far more often than it reserves.
+  std::vector<Interval> busy;
   double busyTime = 0;
 };
 

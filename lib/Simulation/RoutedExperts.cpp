@@ -53,10 +53,10 @@ LogicalResult TimelineSimulator::drawRouting() {
       if (local < 0 || local >= count)
         continue;
       ++draw.assignments;
-      if (!llvm::is_contained(draw.picked, local))
-        draw.picked.push_back(local);
+      draw.picked.push_back(local);
     }
     llvm::sort(draw.picked);
+    draw.picked.erase(llvm::unique(draw.picked), draw.picked.end());
     layerOf[&op] = layer++;
   }
 
@@ -82,12 +82,17 @@ LogicalResult TimelineSimulator::drawRouting() {
       for (int64_t &id : guessed)
         id = (id + total - shift) % total;
     }
+    // The slots take the guesses among the prefetch's experts, each once,
+    // in the order guessed.
+    llvm::DenseSet<int64_t> fetchable(llvm::from_range,
+                                      prefetch.getExpertIds());
     SmallVector<int64_t> fetched;
-    for (int64_t id : guessed)
-      if (llvm::is_contained(prefetch.getExpertIds(), id) &&
-          !llvm::is_contained(fetched, id) &&
-          static_cast<int64_t>(fetched.size()) < prefetch.getNumSlots())
+    for (int64_t id : guessed) {
+      if (static_cast<int64_t>(fetched.size()) >= prefetch.getNumSlots())
+        break;
+      if (fetchable.erase(id))
         fetched.push_back(id);
+    }
     routedFetches[&op] = std::move(fetched);
   }
   return success();
@@ -102,7 +107,7 @@ bool TimelineSimulator::readsOperand(Operation *op, unsigned index) const {
     return true;
   auto draw = routedDraws.find(op);
   return draw != routedDraws.end() &&
-         llvm::is_contained(draw->second.picked, *expert);
+         llvm::binary_search(draw->second.picked, *expert);
 }
 
 void TimelineSimulator::issueRoutedPrefetch(PrefetchRoutedOp prefetch) {

@@ -3,6 +3,7 @@
 #include "hyperoffload/Simulation/Routing.h"
 
 #include "hyperoffload/Target/JSONInput.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -11,7 +12,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -150,10 +154,38 @@ ho::loadRoutingTrace(llvm::StringRef path) {
 // Options
 //===----------------------------------------------------------------------===//
 
+namespace mlir {
+namespace ho {
+class DrawnPicks {
+public:
+  /// What a draw depends on.
+  using Key = std::tuple<RoutingDistribution, double, uint64_t, unsigned,
+                         unsigned, int64_t, int64_t, int64_t>;
+
+  std::optional<std::vector<int64_t>> lookup(const Key &key) const {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = picks.find(key);
+    if (found == picks.end())
+      return std::nullopt;
+    return found->second;
+  }
+  void insert(const Key &key, const std::vector<int64_t> &drawn) {
+    std::lock_guard<std::mutex> lock(mutex);
+    picks.try_emplace(key, drawn);
+  }
+
+private:
+  mutable std::mutex mutex;
+  std::map<Key, std::vector<int64_t>> picks;
+};
+} // namespace ho
+} // namespace mlir
+
 RoutingOptions ho::getPlanningRouting(double predictorAccuracy) {
   RoutingOptions routing;
   routing.seed = 0x706c616e6e6572ULL;
   routing.predictorAccuracy = predictorAccuracy;
+  routing.drawn = std::make_shared<DrawnPicks>();
   return routing;
 }
 
@@ -313,10 +345,9 @@ readTracePicks(const RoutingOptions &options, const SelectionWords &words,
 
 /// `rows * perRow` picks, `perRow` distinct ones in [0, total) per row,
 /// drawn from the options' distribution for the selection `layer` seeds.
-static std::vector<int64_t> drawFromDistribution(const RoutingOptions &options,
-                                                 unsigned layer, int64_t rows,
-                                                 int64_t perRow,
-                                                 int64_t total) {
+static std::vector<int64_t> drawAfresh(const RoutingOptions &options,
+                                       unsigned layer, int64_t rows,
+                                       int64_t perRow, int64_t total) {
   std::vector<double> weights =
       options.distribution == RoutingDistribution::Zipf
           ? getZipfWeights(options, layer, total)
@@ -336,6 +367,29 @@ static std::vector<int64_t> drawFromDistribution(const RoutingOptions &options,
       picks.push_back(keys[i].second);
   }
   return picks;
+}
+
+/// The draw of drawAfresh, reused from `options.drawn` where it was made
+/// before.
+static std::vector<int64_t> drawFromDistribution(const RoutingOptions &options,
+                                                 unsigned layer, int64_t rows,
+                                                 int64_t perRow,
+                                                 int64_t total) {
+  if (!options.drawn)
+    return drawAfresh(options, layer, rows, perRow, total);
+  DrawnPicks::Key key{options.distribution,
+                      options.zipfExponent,
+                      options.seed,
+                      options.step,
+                      layer,
+                      rows,
+                      perRow,
+                      total};
+  if (std::optional<std::vector<int64_t>> drawn = options.drawn->lookup(key))
+    return std::move(*drawn);
+  std::vector<int64_t> drawn = drawAfresh(options, layer, rows, perRow, total);
+  options.drawn->insert(key, drawn);
+  return drawn;
 }
 
 llvm::Expected<std::vector<int64_t>>
@@ -387,10 +441,12 @@ std::vector<int64_t> ho::predictPicks(const RoutingOptions &options,
       // none left the guess can only be right.
       llvm::ArrayRef<int64_t> guessed =
           llvm::ArrayRef(predicted).slice(first, top);
+      llvm::BitVector taken(total);
+      for (int64_t expert : llvm::concat<const int64_t>(token, guessed))
+        taken.set(expert);
       llvm::SmallVector<int64_t> free;
       for (int64_t expert = 0; expert < total; ++expert)
-        if (!llvm::is_contained(token, expert) &&
-            !llvm::is_contained(guessed, expert))
+        if (!taken.test(expert))
           free.push_back(expert);
       if (free.empty())
         continue;

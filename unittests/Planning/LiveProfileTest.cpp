@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -25,6 +26,16 @@ int64_t scanOverBudget(const std::vector<int64_t> &live, int64_t budget,
                              [&](int64_t b) { return b > budget; });
 }
 
+std::optional<unsigned> scanLastAbove(const std::vector<int64_t> &live,
+                                      int64_t bytes, unsigned first,
+                                      unsigned last) {
+  for (unsigned point = std::min<unsigned>(last, live.size()); point > first;
+       --point)
+    if (live[point - 1] > bytes)
+      return point - 1;
+  return std::nullopt;
+}
+
 TEST(LiveProfileTest, PeakIsTheFirstOfTheHighest) {
   LiveProfile profile({5, 9, 3, 9, 1}, /*budget=*/4);
   EXPECT_EQ(profile.getPeakPoint(), 1u);
@@ -35,6 +46,18 @@ TEST(LiveProfileTest, PeakIsTheFirstOfTheHighest) {
   EXPECT_EQ(profile.getPeakPoint(), 3u);
   EXPECT_EQ(profile.countOverBudget(0, 5), 1);
   EXPECT_EQ(profile.countOverBudget(0, 3), 0);
+}
+
+TEST(LiveProfileTest, FindsTheLastPointAboveAThreshold) {
+  LiveProfile profile({5, 9, 3, 9, 1}, /*budget=*/4);
+  EXPECT_EQ(profile.findLastAbove(0, 5, 8), 3u);
+  EXPECT_EQ(profile.findLastAbove(0, 3, 8), 1u);
+  EXPECT_EQ(profile.findLastAbove(2, 3, 3), std::nullopt);
+  EXPECT_EQ(profile.findLastAbove(4, 2, 0), std::nullopt);
+  // Additions still waiting at an ancestor count.
+  profile.add(0, 5, 1);
+  EXPECT_EQ(profile.findLastAbove(0, 5, 9), 3u);
+  EXPECT_EQ(profile.findLastAbove(0, 5, 1), 4u);
 }
 
 TEST(LiveProfileTest, AdditionsPastTheEndAreClipped) {
@@ -65,6 +88,10 @@ TEST(LiveProfileTest, MatchesAScanUnderRandomUpdates) {
                 scanOverBudget(live, budget, from, to))
           << "seed " << seed;
       ASSERT_EQ(profile.get(from), live[from]) << "seed " << seed;
+      int64_t threshold = random() % 1000;
+      ASSERT_EQ(profile.findLastAbove(from, to, threshold),
+                scanLastAbove(live, threshold, from, to))
+          << "seed " << seed;
     }
   }
 }

@@ -1,5 +1,4 @@
-//===- Routing.h - Mixture-of-experts routing drawn at simulation time -*- C++
-//-*-===//
+//===- Routing.h - Expert routing drawn at simulation time ------*- C++ -*-===//
 //
 // Which experts a router picks is known only when the step runs, so the
 // simulator draws it: from a seeded distribution (uniform, or Zipf-skewed
@@ -58,6 +57,12 @@ enum class RoutingDistribution {
   Trace,
 };
 
+/// Picks already drawn from a distribution, kept for the next simulation
+/// that draws the same ones: a draw depends only on the options and the
+/// selection's shape, and a planner simulates hundreds of candidate plans
+/// of one function. Safe to share between threads.
+class DrawnPicks;
+
 struct RoutingOptions {
   RoutingDistribution distribution = RoutingDistribution::Uniform;
   double zipfExponent = 1.0;
@@ -73,11 +78,14 @@ struct RoutingOptions {
   /// experts of the size the routed op has.
   unsigned step = 0;
   unsigned device = 0;
+  /// Where draws are kept for reuse; null draws every time.
+  std::shared_ptr<DrawnPicks> drawn;
 };
 
 /// The routing a planner scores its candidates with: uniform, as a
 /// compiler must assume, and a seed of its own, so that a plan is never
 /// tuned to the draws it is measured on (those use the default seed).
+/// Its draws are kept for reuse.
 RoutingOptions getPlanningRouting(
     double predictorAccuracy = RoutingOptions().predictorAccuracy);
 

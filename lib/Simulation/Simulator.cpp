@@ -90,7 +90,20 @@ std::string ho::detail::describeTrack(MemoryTier tier, Direction direction) {
 TimelineSimulator::TimelineSimulator(Block &body, const Target &target,
                                      const SimulationOptions &options)
     : body(body), target(target), options(options),
-      liveness(body, target.device.allocationGranularity) {
+      ownLiveness(std::in_place, body, target.device.allocationGranularity),
+      liveness(*ownLiveness) {
+  initialize();
+}
+
+TimelineSimulator::TimelineSimulator(Block &body,
+                                     const BufferLiveness &liveness,
+                                     const Target &target,
+                                     const SimulationOptions &options)
+    : body(body), target(target), options(options), liveness(liveness) {
+  initialize();
+}
+
+void TimelineSimulator::initialize() {
   result.budget =
       options.budget > 0 ? options.budget : target.device.hbmCapacity;
   state.resize(liveness.getBuffers().size());

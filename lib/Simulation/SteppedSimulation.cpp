@@ -2,6 +2,8 @@
 
 #include "hyperoffload/Simulation/SteppedSimulation.h"
 
+#include "TimelineSimulator.h"
+
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/IR/Threading.h"
@@ -48,6 +50,8 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
 
   // Every run is independent: they run in parallel (the context's threads)
   // and are summed in order, so the figures do not depend on scheduling.
+  // They share one analysis of the body, which no run changes.
+  BufferLiveness liveness(body, target.device.allocationGranularity);
   std::vector<SimulationResult> results(steps * devices);
   MLIRContext *context = body.getParentOp()->getContext();
   if (failed(failableParallelForEachN(
@@ -55,7 +59,8 @@ FailureOr<StepStatistics> ho::simulateSteps(Block &body, const Target &target,
             SimulationOptions run = options;
             run.routing.step = index / devices;
             run.routing.device = index % devices;
-            FailureOr<SimulationResult> result = simulate(body, target, run);
+            FailureOr<SimulationResult> result =
+                detail::TimelineSimulator(body, liveness, target, run).run();
             if (failed(result))
               return failure();
             results[index] = std::move(*result);

@@ -77,10 +77,15 @@ class TimelineSimulator {
 public:
   TimelineSimulator(Block &body, const Target &target,
                     const SimulationOptions &options);
+  /// Runs on a liveness analysis of `body` already made, which the runs of
+  /// many draws of one body share.
+  TimelineSimulator(Block &body, const BufferLiveness &liveness,
+                    const Target &target, const SimulationOptions &options);
 
   FailureOr<SimulationResult> run();
 
 private:
+  void initialize();
   LogicalResult checkInput();
   LogicalResult runAsWritten();
   LogicalResult runReactive();
@@ -164,7 +169,9 @@ private:
   Block &body;
   const Target &target;
   SimulationOptions options;
-  BufferLiveness liveness;
+  /// The analysis made for this run alone, if no shared one was given.
+  std::optional<BufferLiveness> ownLiveness;
+  const BufferLiveness &liveness;
   std::unique_ptr<DeviceAllocator> allocator;
   std::array<std::array<std::unique_ptr<LinkChannel>, 2>, 3> channels;
   SmallVector<BufferState> state;

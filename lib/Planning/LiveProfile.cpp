@@ -154,28 +154,45 @@ int64_t LiveProfile::countOverBudget(unsigned node, unsigned first,
          countOverBudget(2 * node + 1, middle, last, from, to);
 }
 
+std::optional<unsigned> LiveProfile::findFirstAbove(unsigned first,
+                                                    unsigned last,
+                                                    int64_t bytes) const {
+  last = std::min(last, numPoints);
+  if (first >= last)
+    return std::nullopt;
+  return findAbove(/*lastFirst=*/false, 1, 0, numPoints, first, last, bytes, 0);
+}
+
 std::optional<unsigned>
 LiveProfile::findLastAbove(unsigned first, unsigned last, int64_t bytes) const {
   last = std::min(last, numPoints);
   if (first >= last)
     return std::nullopt;
-  return findLastAbove(1, 0, numPoints, first, last, bytes, 0);
+  return findAbove(/*lastFirst=*/true, 1, 0, numPoints, first, last, bytes, 0);
 }
 
-std::optional<unsigned> LiveProfile::findLastAbove(unsigned node,
-                                                   unsigned first,
-                                                   unsigned last, unsigned from,
-                                                   unsigned to, int64_t bytes,
-                                                   int64_t notPushed) const {
+std::optional<unsigned> LiveProfile::findAbove(bool lastFirst, unsigned node,
+                                               unsigned first, unsigned last,
+                                               unsigned from, unsigned to,
+                                               int64_t bytes,
+                                               int64_t notPushed) const {
   if (to <= first || last <= from || nodes[node].max + notPushed <= bytes)
     return std::nullopt;
   if (last - first == 1)
     return first;
-  // The right half first: the last point wins.
   notPushed += nodes[node].pending;
   unsigned middle = (first + last) / 2;
-  if (std::optional<unsigned> right =
-          findLastAbove(2 * node + 1, middle, last, from, to, bytes, notPushed))
-    return right;
-  return findLastAbove(2 * node, first, middle, from, to, bytes, notPushed);
+  auto searchLeft = [&] {
+    return findAbove(lastFirst, 2 * node, first, middle, from, to, bytes,
+                     notPushed);
+  };
+  auto searchRight = [&] {
+    return findAbove(lastFirst, 2 * node + 1, middle, last, from, to, bytes,
+                     notPushed);
+  };
+  // The half at the end searched for first.
+  std::optional<unsigned> found = lastFirst ? searchRight() : searchLeft();
+  if (found)
+    return found;
+  return lastFirst ? searchLeft() : searchRight();
 }

@@ -33,8 +33,10 @@ public:
   unsigned getPeakPoint() const;
   /// How many points in [first, last) have more live bytes than the budget.
   int64_t countOverBudget(unsigned first, unsigned last) const;
-  /// The last point in [first, last) with more live bytes than `bytes`, or
-  /// std::nullopt when there is none.
+  /// The first and the last point in [first, last) with more live bytes
+  /// than `bytes`, or std::nullopt when there is none.
+  std::optional<unsigned> findFirstAbove(unsigned first, unsigned last,
+                                         int64_t bytes) const;
   std::optional<unsigned> findLastAbove(unsigned first, unsigned last,
                                         int64_t bytes) const;
 
@@ -66,11 +68,12 @@ private:
   bool hasCrossedBudget(unsigned node) const;
   int64_t countOverBudget(unsigned node, unsigned first, unsigned last,
                           unsigned from, unsigned to) const;
-  /// findLastAbove within `node`, whose values lack `notPushed`.
-  std::optional<unsigned> findLastAbove(unsigned node, unsigned first,
-                                        unsigned last, unsigned from,
-                                        unsigned to, int64_t bytes,
-                                        int64_t notPushed) const;
+  /// findFirstAbove (`lastFirst` false) or findLastAbove within `node`,
+  /// whose values lack `notPushed`.
+  std::optional<unsigned> findAbove(bool lastFirst, unsigned node,
+                                    unsigned first, unsigned last,
+                                    unsigned from, unsigned to, int64_t bytes,
+                                    int64_t notPushed) const;
 
   unsigned numPoints;
   int64_t budget;

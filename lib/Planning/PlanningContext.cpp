@@ -373,28 +373,14 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
 
 unsigned PlanningContext::getFirstPointWithinBudgetUntil(unsigned first,
                                                          unsigned last) const {
-  // Fewer points are over the budget the later the range starts.
-  while (first < last) {
-    unsigned middle = first + (last - first) / 2;
-    if (profile.countOverBudget(middle, last) == 0)
-      last = middle;
-    else
-      first = middle + 1;
-  }
-  return first;
+  std::optional<unsigned> over = profile.findLastAbove(first, last, budget);
+  return over ? *over + 1 : first;
 }
 
 unsigned PlanningContext::getFirstPointOverBudget(unsigned first,
                                                   unsigned last) const {
-  // More points are over the budget the further the range reaches.
-  while (first < last) {
-    unsigned middle = first + (last - first) / 2;
-    if (profile.countOverBudget(first, middle + 1) > 0)
-      last = middle;
-    else
-      first = middle + 1;
-  }
-  return first;
+  return profile.findFirstAbove(first, last, budget)
+      .value_or(std::max(first, last));
 }
 
 bool PlanningContext::waitForStore(GapWindow &window, const GapCandidate &gap,

@@ -36,6 +36,16 @@ std::optional<unsigned> scanLastAbove(const std::vector<int64_t> &live,
   return std::nullopt;
 }
 
+std::optional<unsigned> scanFirstAbove(const std::vector<int64_t> &live,
+                                       int64_t bytes, unsigned first,
+                                       unsigned last) {
+  for (unsigned point = first; point < std::min<unsigned>(last, live.size());
+       ++point)
+    if (live[point] > bytes)
+      return point;
+  return std::nullopt;
+}
+
 TEST(LiveProfileTest, PeakIsTheFirstOfTheHighest) {
   LiveProfile profile({5, 9, 3, 9, 1}, /*budget=*/4);
   EXPECT_EQ(profile.getPeakPoint(), 1u);
@@ -52,6 +62,8 @@ TEST(LiveProfileTest, FindsTheLastPointAboveAThreshold) {
   LiveProfile profile({5, 9, 3, 9, 1}, /*budget=*/4);
   EXPECT_EQ(profile.findLastAbove(0, 5, 8), 3u);
   EXPECT_EQ(profile.findLastAbove(0, 3, 8), 1u);
+  EXPECT_EQ(profile.findFirstAbove(2, 5, 8), 3u);
+  EXPECT_EQ(profile.findFirstAbove(0, 5, 4), 0u);
   EXPECT_EQ(profile.findLastAbove(2, 3, 3), std::nullopt);
   EXPECT_EQ(profile.findLastAbove(4, 2, 0), std::nullopt);
   // Additions still waiting at an ancestor count.
@@ -91,6 +103,9 @@ TEST(LiveProfileTest, MatchesAScanUnderRandomUpdates) {
       int64_t threshold = random() % 1000;
       ASSERT_EQ(profile.findLastAbove(from, to, threshold),
                 scanLastAbove(live, threshold, from, to))
+          << "seed " << seed;
+      ASSERT_EQ(profile.findFirstAbove(from, to, threshold),
+                scanFirstAbove(live, threshold, from, to))
           << "seed " << seed;
     }
   }

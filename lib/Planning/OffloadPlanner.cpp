@@ -137,6 +137,13 @@ private:
                                  MemoryTier tier, unsigned peak,
                                  bool allowStalls, bool retimeLeading);
 
+  /// The most `evaluate` can score for the same arguments: every over-budget
+  /// point the gaps could relieve, at the least their transfers cost. Each
+  /// term bounds the one `evaluate` adds, in the same order, so that the
+  /// bound holds after rounding too.
+  double getScoreBound(size_t index, std::optional<size_t> leading,
+                       MemoryTier tier, bool allowStalls) const;
+
   std::optional<Choice> choose(unsigned peak, bool allowStalls,
                                bool retimeLeading = false);
   /// Among the decisions whose store lands after `peak`, inside their gap,
@@ -283,11 +290,51 @@ HyperOffloadPolicy::evaluate(size_t index, std::optional<size_t> leading,
   return choice;
 }
 
+double HyperOffloadPolicy::getScoreBound(size_t index,
+                                         std::optional<size_t> leading,
+                                         MemoryTier tier,
+                                         bool allowStalls) const {
+  int64_t size = context.getLiveness().getBuffer(candidates[index].buffer).size;
+  unsigned numPoints = context.getNumPoints();
+  double transfer = 0, overflowPoints = 0;
+  auto add = [&](const GapCandidate &gap) {
+    bool unused = gap.nextUse == GapCandidate::kUnused;
+    if (!unused && !context.endsAtReturn(gap))
+      transfer += *context.getTransferTime(tier, true, size);
+    if (isLeadingStretch(gap)) {
+      // Off the device before the first use, and after the last one.
+      overflowPoints +=
+          countOverflowPoints(0, unused ? numPoints : gap.nextUse);
+      if (!unused)
+        overflowPoints += countOverflowPoints(
+            context.getLastUseInBody(gap.buffer) + 1, numPoints);
+      return;
+    }
+    if (!gap.clean)
+      transfer += *context.getTransferTime(tier, false, size);
+    overflowPoints +=
+        countOverflowPoints(gap.lastUse + 1, context.getReliefEnd(gap));
+  };
+  add(candidates[index]);
+  if (leading)
+    add(candidates[*leading]);
+  double cost = allowStalls ? 0.1 * transfer : transfer;
+  cost = std::max(cost, kTransferSetupSeconds);
+  return static_cast<double>(size) * overflowPoints / cost;
+}
+
 std::optional<HyperOffloadPolicy::Choice>
 HyperOffloadPolicy::choose(unsigned peak, bool allowStalls,
                            bool retimeLeading) {
   const BufferLiveness &liveness = context.getLiveness();
-  std::optional<Choice> best;
+  // What may be taken at the peak, in candidate and tier order.
+  struct Option {
+    size_t index;
+    std::optional<size_t> leading;
+    MemoryTier tier;
+    double scoreBound;
+  };
+  SmallVector<Option> options;
   // The others' windows cannot cover the peak.
   for (size_t index :
        coverage.lookup(peak, [&](size_t index) { return used[index]; })) {
@@ -307,13 +354,34 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls,
     for (MemoryTier tier : context.getTiers()) {
       if (placed != argumentTier.end() && placed->second != tier)
         continue;
-      std::optional<Choice> choice =
-          evaluate(index, leading, tier, peak, allowStalls, retimeLeading);
-      // On a tie the less busy link, so that traffic spreads over tiers.
-      if (choice &&
-          (!best || choice->score > best->score ||
-           (choice->score == best->score && choice->linkBusy < best->linkBusy)))
-        best = choice;
+      options.push_back({index, leading, tier,
+                         getScoreBound(index, leading, tier, allowStalls)});
+    }
+  }
+  // The highest score wins; on a tie the less busy link, so that traffic
+  // spreads over tiers, and then the first option. Options are timed in
+  // the order of what they can score at most, until none can reach the
+  // best: timing is most of the planner's work.
+  SmallVector<unsigned> order =
+      llvm::to_vector(llvm::seq<unsigned>(0, options.size()));
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return options[a].scoreBound > options[b].scoreBound;
+  });
+  std::optional<Choice> best;
+  int64_t bestPosition = 0;
+  for (int64_t position : order) {
+    const Option &option = options[position];
+    if (best && option.scoreBound < best->score)
+      break;
+    std::optional<Choice> choice =
+        evaluate(option.index, option.leading, option.tier, peak, allowStalls,
+                 retimeLeading);
+    if (choice &&
+        (!best ||
+         std::make_tuple(choice->score, -choice->linkBusy, -position) >
+             std::make_tuple(best->score, -best->linkBusy, -bestPosition))) {
+      best = choice;
+      bestPosition = position;
     }
   }
   return best;

@@ -7,6 +7,10 @@
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/bit.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -27,39 +31,113 @@ LinkTimeline::Iterator LinkTimeline::findStartAtOrAfter(double time) {
   });
 }
 
+void LinkTimeline::indexGaps() const {
+  gapsChanged = false;
+  numLeaves = llvm::bit_ceil(std::max<size_t>(busy.size(), 1));
+  widestGap.assign(2 * numLeaves, -std::numeric_limits<double>::infinity());
+  for (size_t index = 0; index < busy.size(); ++index)
+    widestGap[numLeaves + index] =
+        index == 0 ? std::numeric_limits<double>::infinity()
+                   : busy[index].start - busy[index - 1].end;
+  for (size_t node = numLeaves - 1; node > 0; --node)
+    widestGap[node] = std::max(widestGap[2 * node], widestGap[2 * node + 1]);
+}
+
+/// How much narrower than a copy a gap may look in the index and still be
+/// visited: the index subtracts where the searches add, and the two may
+/// round apart.
+static double getRoundingSlack(double latestTime) {
+  return 1e-9 * (1 + std::abs(latestTime));
+}
+
+template <typename Fits>
+size_t LinkTimeline::findLastFit(size_t last, double duration,
+                                 Fits fits) const {
+  if (gapsChanged)
+    indexGaps();
+  double narrowest = duration - getRoundingSlack(busy.back().end);
+  // Right to left; the first interval always fits.
+  auto search = [&](auto &self, size_t node, size_t first,
+                    size_t end) -> std::optional<size_t> {
+    if (first > last || widestGap[node] < narrowest)
+      return std::nullopt;
+    if (end - first == 1)
+      return fits(first) ? std::optional<size_t>(first) : std::nullopt;
+    size_t middle = (first + end) / 2;
+    if (std::optional<size_t> right = self(self, 2 * node + 1, middle, end))
+      return right;
+    return self(self, 2 * node, first, middle);
+  };
+  return search(search, 1, 0, numLeaves).value_or(0);
+}
+
+template <typename Fits>
+std::optional<size_t> LinkTimeline::findFirstFit(size_t first, double duration,
+                                                 Fits fits) const {
+  if (gapsChanged)
+    indexGaps();
+  double narrowest = duration - getRoundingSlack(busy.back().end);
+  auto search = [&](auto &self, size_t node, size_t begin,
+                    size_t end) -> std::optional<size_t> {
+    if (end <= first || widestGap[node] < narrowest)
+      return std::nullopt;
+    if (end - begin == 1)
+      return fits(begin) ? std::optional<size_t>(begin) : std::nullopt;
+    size_t middle = (begin + end) / 2;
+    if (std::optional<size_t> left = self(self, 2 * node, begin, middle))
+      return left;
+    return self(self, 2 * node + 1, middle, end);
+  };
+  return search(search, 1, 0, numLeaves);
+}
+
 double LinkTimeline::findEarliest(double earliest, double duration) const {
-  double start = earliest;
   // Busy intervals are disjoint and sorted: slide past each one that
   // overlaps [start, start + duration).
-  auto it = findStartAfter(start);
-  if (it != busy.begin() && std::prev(it)->end > start)
-    start = std::prev(it)->end;
-  for (; it != busy.end() && it->start < start + duration; ++it)
-    start = std::max(start, it->end);
-  return start;
+  double start = earliest;
+  size_t next = findStartAfter(start) - busy.begin();
+  if (next > 0 && busy[next - 1].end > start)
+    start = busy[next - 1].end;
+  if (next == busy.size() || busy[next].start >= start + duration)
+    return start;
+  // Past that one, the slot starts where a busy interval ends: the first
+  // that the free time after it fits.
+  std::optional<size_t> fit =
+      findFirstFit(next + 1, duration, [&](size_t index) {
+        return busy[index].start >= busy[index - 1].end + duration;
+      });
+  return fit ? busy[*fit - 1].end : busy.back().end;
 }
 
 std::optional<double> LinkTimeline::findLatest(double deadline, double duration,
                                                double notBefore) const {
-  double end = deadline;
-  // Walk the busy intervals backwards from the deadline. The slot only moves
-  // earlier, so the walk ends as soon as it would start before `notBefore`.
-  auto it = llvm::lower_bound(busy, end, [](const Interval &busy, double end) {
-    return busy.start < end;
+  // The slot only moves earlier from the deadline, so there is none once
+  // it would start before `notBefore`.
+  if (deadline - duration < notBefore)
+    return std::nullopt;
+  size_t next = llvm::lower_bound(busy, deadline,
+                                  [](const Interval &busy, double deadline) {
+                                    return busy.start < deadline;
+                                  }) -
+                busy.begin();
+  if (next == 0 || busy[next - 1].end <= deadline - duration)
+    return deadline - duration;
+  // Else the slot ends where a busy interval starts: the last before the
+  // deadline that the free time before it fits.
+  size_t fit = findLastFit(next - 1, duration, [&](size_t index) {
+    return index == 0 || busy[index - 1].end <= busy[index].start - duration;
   });
-  while (end - duration >= notBefore) {
-    if (it == busy.begin() || std::prev(it)->end <= end - duration)
-      return end - duration;
-    --it;
-    end = std::min(end, it->start);
-  }
-  return std::nullopt;
+  double start = busy[fit].start - duration;
+  if (start < notBefore)
+    return std::nullopt;
+  return start;
 }
 
 void LinkTimeline::reserve(double start, double end) {
   if (end <= start)
     return;
   busyTime += end - start;
+  gapsChanged = true;
   // Keep touching intervals merged: a saturated link is then one interval,
   // not one per transfer, and the searches above skip it in one step.
   auto next = findStartAtOrAfter(start);
@@ -79,6 +157,7 @@ void LinkTimeline::reserve(double start, double end) {
 void LinkTimeline::release(double start, double end) {
   if (end <= start)
     return;
+  gapsChanged = true;
   // Every busy interval that overlaps [start, end) keeps what lies outside
   // it. A caller may release more than it reserved (a copy retimed after
   // the compute it waited for moved): only what was busy is freed.

@@ -13,6 +13,7 @@
 #include "LiveProfile.h"
 #include "hyperoffload/Planning/OffloadPlan.h"
 
+#include <optional>
 #include <vector>
 
 namespace mlir {
@@ -47,11 +48,28 @@ private:
   /// The first interval that starts at or after `time`.
   Iterator findStartAtOrAfter(double time);
 
+  /// The last interval at or before `last`, or the first at or after
+  /// `first`, whose free time before it is `duration` long or longer by
+  /// `fits`, which decides with the same arithmetic as a walk would.
+  template <typename Fits>
+  size_t findLastFit(size_t last, double duration, Fits fits) const;
+  template <typename Fits>
+  std::optional<size_t> findFirstFit(size_t first, double duration,
+                                     Fits fits) const;
+  /// Builds `widestGap` again after a change to `busy`.
+  void indexGaps() const;
+
   /// Sorted by start, disjoint and not touching. A sorted vector rather
-  /// than a tree: the searches walk neighbours, which are then adjacent in
-  /// memory, and the planner searches far more often than it reserves.
+  /// than a tree: the planner searches far more often than it reserves.
   std::vector<Interval> busy;
   double busyTime = 0;
+  /// A max segment tree over the free time before each interval (the first
+  /// has all time before it): a search skips whole runs of gaps too short
+  /// for its copy, which on a busy link are most of them. Built on the
+  /// first search after a change.
+  mutable std::vector<double> widestGap;
+  mutable size_t numLeaves = 0;
+  mutable bool gapsChanged = true;
 };
 
 /// A gap a policy may offload: a buffer's data is not needed on the device

@@ -50,7 +50,8 @@ private:
 
   /// The last interval at or before `last`, or the first at or after
   /// `first`, whose free time before it is `duration` long or longer by
-  /// `fits`, which decides with the same arithmetic as a walk would.
+  /// `fits`, which decides with the same arithmetic as a walk would. All
+  /// time before the first interval is free, so a last one always fits.
   template <typename Fits>
   size_t findLastFit(size_t last, double duration, Fits fits) const;
   template <typename Fits>

@@ -5,6 +5,8 @@
 #include "BlockStaging.h"
 #include "ColumnBlocks.h"
 #include "EagerUpdates.h"
+#include "PlanNeighbours.h"
+#include "PlanningContext.h"
 #include "RoutedStaging.h"
 #include "StarvedPrefetches.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
@@ -281,8 +283,103 @@ PlanSelector::chooseFitted(func::FuncOp function, const Target &target,
 PlanSelector::ChosenPlan
 PlanSelector::chooseInBodyOrder(func::FuncOp function, const Target &target,
                                 const PlannerOptions &options) {
-  return preferFasterGroupPlacement(function, target, options,
-                                    fitInBodyOrder(function, target, options));
+  ChosenPlan chosen = preferFasterGroupPlacement(
+      function, target, options, fitInBodyOrder(function, target, options));
+  improveLocally(function, target, options, chosen);
+  return chosen;
+}
+
+/// Functions with more ops are not searched locally: each neighbour is a
+/// trial, and a large graph has thousands of them per round.
+static constexpr unsigned kMaxLocalSearchOps = 256;
+/// Trials the local search runs at most per function.
+static constexpr unsigned kMaxLocalSearchTrials = 256;
+/// Neighbours that would be faster but do not fit, paired each round with
+/// the changes of theirs that keep a buffer off the device longer.
+static constexpr unsigned kMaxPairedNeighbours = 4;
+
+void PlanSelector::improveLocally(func::FuncOp function, const Target &target,
+                                  const PlannerOptions &options,
+                                  ChosenPlan &chosen) {
+  if (!chosen.trial)
+    return;
+  Block &body = function.getBody().front();
+  if (body.getOperations().size() > kMaxLocalSearchOps ||
+      hasRunTimeSelections(body))
+    return;
+  std::optional<PlanScore> score = scoreTrial(*chosen.trial, options.budget);
+  if (!score || score->stallTime == 0)
+    return;
+  PlanningContext context(body, target, options.budget);
+  unsigned trials = 0;
+  descend(function, target, options.budget, context, chosen, trials);
+  if (scoreTrial(*chosen.trial, options.budget)->stallTime == 0)
+    return;
+  // From the other end too: every gap offloaded, then only what pays.
+  ChosenPlan least = chooseLeastMemoryPlan(function, target, options);
+  descend(function, target, options.budget, context, least, trials);
+  std::optional<PlanScore> leastScore =
+      scoreTrial(*least.trial, options.budget);
+  if (leastScore && leastScore->stepTime <
+                        scoreTrial(*chosen.trial, options.budget)->stepTime)
+    chosen = std::move(least);
+}
+
+void PlanSelector::descend(func::FuncOp function, const Target &target,
+                           int64_t budget, const PlanningContext &context,
+                           ChosenPlan &chosen, unsigned &trials) {
+  std::optional<PlanScore> score = scoreTrial(*chosen.trial, budget);
+  if (!score)
+    return;
+  // Tries `plan`: takes it as `chosen` if it fits and is faster; returns
+  // its step time when it would be faster but does not fit.
+  auto tryPlan = [&](OffloadPlan plan, bool &taken) -> std::optional<double> {
+    ++trials;
+    Trial trial = runTrial(function, target, budget, plan);
+    std::optional<PlanScore> planScore = scoreTrial(trial, budget);
+    if (planScore && planScore->stepTime < score->stepTime) {
+      score = planScore;
+      chosen = ChosenPlan{std::move(plan), std::move(trial)};
+      taken = true;
+    }
+    if (planScore || failed(trial.result) ||
+        trial.result->stepTime >= score->stepTime)
+      return std::nullopt;
+    return trial.result->stepTime;
+  };
+  // First improvement: the neighbours are tried in turn, from where the
+  // last change was found, and the first faster one is taken, until a
+  // whole turn finds none. A change that frees time often needs memory
+  // another change saves (dropping a store, then fetching another buffer
+  // one op later): then the most promising changes that did not fit are
+  // tried with each of those.
+  size_t next = 0;
+  while (score->stallTime > 0 && trials < kMaxLocalSearchTrials) {
+    std::vector<NeighbourPlan> neighbours =
+        getNeighbourPlans(chosen.plan, context);
+    bool taken = false;
+    SmallVector<std::pair<double, OffloadPlan>> unfit;
+    for (size_t tried = 0;
+         tried < neighbours.size() && !taken && trials < kMaxLocalSearchTrials;
+         ++tried) {
+      next = (next + (tried ? 1 : 0)) % neighbours.size();
+      std::optional<double> unfitTime = tryPlan(neighbours[next].plan, taken);
+      if (unfitTime && *unfitTime < score->stepTime)
+        unfit.emplace_back(*unfitTime, std::move(neighbours[next].plan));
+    }
+    if (taken)
+      continue;
+    llvm::stable_sort(
+        unfit, [](const auto &a, const auto &b) { return a.first < b.first; });
+    if (unfit.size() > kMaxPairedNeighbours)
+      unfit.resize(kMaxPairedNeighbours);
+    for (auto &[unfitTime, plan] : unfit)
+      for (NeighbourPlan &paired : getNeighbourPlans(plan, context))
+        if (!taken && paired.savesMemory && trials < kMaxLocalSearchTrials)
+          tryPlan(std::move(paired.plan), taken);
+    if (!taken)
+      return;
+  }
 }
 
 bool PlanSelector::write(func::FuncOp function, const Target &target,

@@ -29,11 +29,11 @@ func.func @blocks(%x: tensor<1x1000xf32>,
 }
 
 // The same with cost hints, which keep the matmuls whole (a hint cannot be
-// split with them): both weights go to the pool and come back one after
-// the other, 8 ms.
+// split with them): both weights are passed in the pool and fetched one
+// after the other, each once its link is free, 8 ms.
 // REPORT-LABEL: @whole simulation
-// REPORT:       step time       8.012 ms
-// REPORT:       traffic         pool -> device   8.00 MB in 3 transfers
+// REPORT:       step time       8.008 ms
+// REPORT:       traffic         pool -> device   8.00 MB in 2 transfers
 // CHECK-LABEL: func.func @whole(
 // CHECK-SAME:    !ho.remote<tensor<1000x1000xf32>> {ho.role = "weight"}
 // CHECK-NOT:     ho.column_block

@@ -38,6 +38,7 @@ namespace ho {
 
 // Placements of run-time selections (lib/Planning).
 struct BlockStaging;
+class PlanningContext;
 struct RoutedStaging;
 
 /// Chooses and writes the plan of one function at a time for a policy.
@@ -186,6 +187,17 @@ private:
                                         const Target &target,
                                         PlannerOptions options,
                                         FittedPlan fitted);
+  /// Improves `chosen` by local search (descend), and the least-memory
+  /// plan the same way, and keeps the faster; only for small functions
+  /// (kMaxLocalSearchOps).
+  void improveLocally(func::FuncOp function, const Target &target,
+                      const PlannerOptions &options, ChosenPlan &chosen);
+  /// Replaces `chosen` while a plan one change away from it
+  /// (PlanNeighbours.h) fits `budget` and is faster, the fastest first;
+  /// counts the plans tried in `trials` and stops at the limit.
+  void descend(func::FuncOp function, const Target &target, int64_t budget,
+               const PlanningContext &context, ChosenPlan &chosen,
+               unsigned &trials);
 
   OffloadPolicy policy;
   bool leastMemory;

@@ -1,0 +1,163 @@
+//===- PlanNeighbours.cpp - Plans one change away from a plan -------------===//
+
+#include "PlanNeighbours.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+
+namespace {
+
+/// Builds the neighbours of one plan.
+class NeighbourBuilder {
+public:
+  NeighbourBuilder(const OffloadPlan &plan, const PlanningContext &context)
+      : plan(plan), context(context) {}
+
+  std::vector<NeighbourPlan> build();
+
+private:
+  /// The point after which the gap's data may leave: the use before it,
+  /// or entry for an argument's first stretch.
+  unsigned getLastUse(const PlannedGap &gap) const;
+  bool isFirstStretch(const PlannedGap &gap) const {
+    return !gap.carrier && isArgument(gap.buffer);
+  }
+  bool isArgument(BufferId buffer) const {
+    return context.getLiveness().getBuffer(buffer).isArgument();
+  }
+  unsigned getArgumentNumber(BufferId buffer) const {
+    return cast<BlockArgument>(context.getLiveness().getBuffer(buffer).root)
+        .getArgNumber();
+  }
+  /// Adds `plan` with its gap `index` changed by `change`.
+  template <typename Change>
+  void addWithGap(unsigned index, Change change, bool savesMemory = false);
+  void addGapMoves(unsigned index);
+  void addArgumentMoves(const RemoteArgument &argument);
+  /// `plan` without the argument `number` and its gaps, or, with `tier`,
+  /// with all of them in that tier.
+  OffloadPlan withArgument(unsigned number,
+                           std::optional<MemoryTier> tier) const;
+
+  const OffloadPlan &plan;
+  const PlanningContext &context;
+  std::vector<NeighbourPlan> neighbours;
+};
+
+} // namespace
+
+unsigned NeighbourBuilder::getLastUse(const PlannedGap &gap) const {
+  if (gap.storeAfter)
+    return *gap.storeAfter;
+  if (!gap.carrier)
+    return 0;
+  ArrayRef<unsigned> uses = context.getUsePoints(gap.buffer);
+  const unsigned *next = llvm::lower_bound(uses, gap.nextUse);
+  return next == uses.begin() ? 0 : *std::prev(next);
+}
+
+template <typename Change>
+void NeighbourBuilder::addWithGap(unsigned index, Change change,
+                                  bool savesMemory) {
+  OffloadPlan neighbour = plan;
+  change(neighbour.gaps[index]);
+  neighbours.push_back({std::move(neighbour), savesMemory});
+}
+
+void NeighbourBuilder::addGapMoves(unsigned index) {
+  const PlannedGap &gap = plan.gaps[index];
+  bool firstStretch = isFirstStretch(gap);
+  // An argument's first stretch is the argument being remote: it goes, and
+  // changes tier, with the argument (addArgumentMoves).
+  if (!firstStretch) {
+    OffloadPlan without = plan;
+    without.gaps.erase(without.gaps.begin() + index);
+    neighbours.push_back({std::move(without)});
+    if (!isArgument(gap.buffer))
+      for (MemoryTier tier : context.getTiers())
+        if (tier != gap.tier)
+          addWithGap(index, [&](PlannedGap &moved) { moved.tier = tier; });
+  }
+  unsigned lastUse = getLastUse(gap);
+  // Waits before ops in [lastUse + 1, prefetchBefore]: a wait before the
+  // op a fetch is issued before comes first.
+  if (gap.waitBefore) {
+    unsigned wait = *gap.waitBefore;
+    addWithGap(index, [](PlannedGap &moved) { moved.waitBefore.reset(); });
+    if (wait > lastUse + 1)
+      addWithGap(
+          index, [&](PlannedGap &moved) { moved.waitBefore = wait - 1; },
+          /*savesMemory=*/true);
+    if (wait < gap.prefetchBefore)
+      addWithGap(index,
+                 [&](PlannedGap &moved) { moved.waitBefore = wait + 1; });
+  }
+  if (gap.returnsRemote)
+    return;
+  // Fetches before ops in [lastUse + 2, nextUse] (a fetch right after the
+  // use frees nothing), or from the first op for a first stretch, and not
+  // before the wait.
+  unsigned earliest = firstStretch ? 1 : lastUse + 2;
+  if (gap.waitBefore)
+    earliest = std::max(earliest, *gap.waitBefore);
+  unsigned prefetch = gap.prefetchBefore;
+  if (prefetch > earliest)
+    addWithGap(index,
+               [&](PlannedGap &moved) { moved.prefetchBefore = prefetch - 1; });
+  if (prefetch < gap.nextUse)
+    addWithGap(
+        index, [&](PlannedGap &moved) { moved.prefetchBefore = prefetch + 1; },
+        /*savesMemory=*/true);
+}
+
+OffloadPlan
+NeighbourBuilder::withArgument(unsigned number,
+                               std::optional<MemoryTier> tier) const {
+  OffloadPlan neighbour = plan;
+  auto ofArgument = [&](const PlannedGap &gap) {
+    return isArgument(gap.buffer) && getArgumentNumber(gap.buffer) == number;
+  };
+  if (tier) {
+    for (RemoteArgument &argument : neighbour.remoteArguments)
+      if (argument.index == number)
+        argument.tier = *tier;
+    for (PlannedGap &gap : neighbour.gaps)
+      if (ofArgument(gap))
+        gap.tier = *tier;
+    return neighbour;
+  }
+  llvm::erase_if(neighbour.remoteArguments, [&](const RemoteArgument &other) {
+    return other.index == number;
+  });
+  llvm::erase_if(neighbour.gaps, ofArgument);
+  return neighbour;
+}
+
+void NeighbourBuilder::addArgumentMoves(const RemoteArgument &argument) {
+  neighbours.push_back({withArgument(argument.index, std::nullopt)});
+  for (MemoryTier tier : context.getTiers())
+    if (tier != argument.tier)
+      neighbours.push_back({withArgument(argument.index, tier)});
+  if (argument.storeBackWaitBefore) {
+    OffloadPlan neighbour = plan;
+    for (RemoteArgument &other : neighbour.remoteArguments)
+      if (other.index == argument.index)
+        other.storeBackWaitBefore.reset();
+    neighbours.push_back({std::move(neighbour)});
+  }
+}
+
+std::vector<NeighbourPlan> NeighbourBuilder::build() {
+  for (const RemoteArgument &argument : plan.remoteArguments)
+    addArgumentMoves(argument);
+  for (unsigned index = 0, e = plan.gaps.size(); index < e; ++index)
+    addGapMoves(index);
+  return std::move(neighbours);
+}
+
+std::vector<NeighbourPlan>
+ho::getNeighbourPlans(const OffloadPlan &plan, const PlanningContext &context) {
+  return NeighbourBuilder(plan, context).build();
+}

@@ -1,0 +1,44 @@
+//===- PlanNeighbours.h - Plans one change away from a plan -----*- C++ -*-===//
+//
+// The moves of the planner's local search (PlanSelection.cpp): each
+// neighbour differs from a plan in one decision, within the space the
+// exact search covers (ExactPlan.h), so that a plan the planner improves
+// stays one PlanWriter writes and the oracle could have found.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HYPEROFFLOAD_LIB_PLANNING_PLANNEIGHBOURS_H
+#define HYPEROFFLOAD_LIB_PLANNING_PLANNEIGHBOURS_H
+
+#include "PlanningContext.h"
+
+#include <vector>
+
+namespace mlir {
+namespace ho {
+
+/// A plan one decision away from another.
+struct NeighbourPlan {
+  OffloadPlan plan;
+  /// Whether the change keeps a buffer off the device longer (a prefetch
+  /// issued later, a wait for a store earlier): what a change that frees
+  /// time but needs memory can be paired with.
+  bool savesMemory = false;
+};
+
+/// The plans that differ from `plan` of `context`'s body in one decision:
+///   - a gap not taken (an argument's first stretch with all its gaps: the
+///     argument stays on the device);
+///   - a prefetch issued one op earlier or later within its gap;
+///   - a wait for a store dropped, or moved one op earlier or later;
+///   - a wait for an argument's store-back dropped;
+///   - a gap, or an argument with all its gaps, in another tier.
+/// Moves that only add transfers (taking a gap, adding a wait) are left
+/// out: with copies in program order they never make a step shorter.
+std::vector<NeighbourPlan> getNeighbourPlans(const OffloadPlan &plan,
+                                             const PlanningContext &context);
+
+} // namespace ho
+} // namespace mlir
+
+#endif // HYPEROFFLOAD_LIB_PLANNING_PLANNEIGHBOURS_H

@@ -1,0 +1,171 @@
+//===- PlanNeighboursTest.cpp - The local search's moves -----------------===//
+
+#include "PlanNeighbours.h"
+
+#include "hyperoffload/Analysis/LowerBounds.h"
+#include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Planning/PlanWriter.h"
+#include "hyperoffload/Workloads/RandomProgram.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::ho;
+using namespace mlir::ho::workloads;
+
+namespace {
+
+/// Whether the two plans make the same decisions.
+bool isSamePlan(const OffloadPlan &a, const OffloadPlan &b) {
+  auto sameGap = [](const PlannedGap &x, const PlannedGap &y) {
+    return x.buffer == y.buffer && x.carrier == y.carrier && x.tier == y.tier &&
+           x.storeAfter == y.storeAfter && x.waitBefore == y.waitBefore &&
+           x.returnsRemote == y.returnsRemote &&
+           x.prefetchBefore == y.prefetchBefore && x.nextUse == y.nextUse;
+  };
+  auto sameArgument = [](const RemoteArgument &x, const RemoteArgument &y) {
+    return x.index == y.index && x.tier == y.tier &&
+           x.storeBackWaitBefore == y.storeBackWaitBefore;
+  };
+  return a.gaps.size() == b.gaps.size() &&
+         a.remoteArguments.size() == b.remoteArguments.size() &&
+         llvm::all_of(llvm::zip(a.gaps, b.gaps),
+                      [&](auto pair) {
+                        return sameGap(std::get<0>(pair), std::get<1>(pair));
+                      }) &&
+         llvm::all_of(
+             llvm::zip(a.remoteArguments, b.remoteArguments), [&](auto pair) {
+               return sameArgument(std::get<0>(pair), std::get<1>(pair));
+             });
+}
+
+/// Every neighbour of the planner's plans on random functions differs from
+/// the plan, keeps each transfer inside its gap and is written by
+/// PlanWriter into a function that verifies: the local search only ever
+/// tries plans the pass can write.
+TEST(PlanNeighboursTest, NeighboursAreWritablePlansInsideTheirGaps) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  unsigned checked = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    RandomEngine rng(seed);
+    Target target = drawRandomTarget(rng, {1, 2, 1, false});
+    OwningOpRef<ModuleOp> module =
+        buildRandomFunction(context, rng, target, {6, 14});
+    auto function = *module->getOps<func::FuncOp>().begin();
+    Block &body = function.getBody().front();
+    int64_t bound =
+        computeLowerBounds(body, target, target.device.hbmCapacity).memoryBytes;
+    BufferLiveness liveness(body, target.device.allocationGranularity);
+    int64_t peak = liveness.getPeakBytes();
+    for (bool leastMemory : {false, true}) {
+      PlannerOptions options;
+      options.budget = (bound + peak) / 2;
+      options.leastMemory = leastMemory;
+      OffloadPlan plan = planOffload(body, target, options);
+      PlanningContext planning(body, target, options.budget);
+      for (const NeighbourPlan &neighbour : getNeighbourPlans(plan, planning)) {
+        ++checked;
+        EXPECT_FALSE(isSamePlan(neighbour.plan, plan)) << "seed " << seed;
+        for (const PlannedGap &gap : neighbour.plan.gaps) {
+          EXPECT_LE(gap.prefetchBefore, gap.returnsRemote
+                                            ? liveness.getExitPoint() + 1
+                                            : gap.nextUse)
+              << "seed " << seed;
+          if (gap.storeAfter) {
+            EXPECT_GT(gap.prefetchBefore, *gap.storeAfter) << "seed " << seed;
+          }
+          if (gap.waitBefore) {
+            EXPECT_LE(*gap.waitBefore, gap.prefetchBefore) << "seed " << seed;
+            ASSERT_TRUE(gap.storeAfter.has_value()) << "seed " << seed;
+            EXPECT_GT(*gap.waitBefore, *gap.storeAfter) << "seed " << seed;
+          }
+        }
+        OwningOpRef<func::FuncOp> copy = function.clone();
+        PlanWriter(*copy, BufferLiveness(copy->getBody().front(),
+                                         target.device.allocationGranularity))
+            .write(neighbour.plan);
+        EXPECT_TRUE(succeeded(verify(*copy))) << "seed " << seed;
+      }
+    }
+  }
+  EXPECT_GE(checked, 200u);
+}
+
+/// One argument kept in the pool and one activation stored and fetched
+/// back with a wait: the moves are each decision undone or shifted by one
+/// op within its gap, and nothing else.
+TEST(PlanNeighboursTest, MovesEachDecisionByOne) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> {
+      %a = ho.compute "a"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %b = ho.compute "b"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %c = ho.compute "c"(%b) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %d = ho.compute "d"(%c) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %e = ho.compute "e"(%a, %d, %w) : (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+      return %e : tensor<1024xf32>
+    })mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  auto function = *module->getOps<func::FuncOp>().begin();
+  Block &body = function.getBody().front();
+  Target target = cantFail(getTargetPreset("ascend910c-supernode"));
+  PlanningContext planning(body, target, /*budget=*/1 << 20);
+  const BufferLiveness &liveness = planning.getLiveness();
+  // Points: entry 0, ops a-e at 1-5, the return at 6.
+  BufferId w = liveness.lookup(body.getArgument(0))->id;
+  BufferId a = liveness.lookup(body.front().getResult(0))->id;
+  OffloadPlan plan;
+  plan.remoteArguments.push_back({0, MemoryTier::pool});
+  plan.gaps.push_back({w, std::nullopt, MemoryTier::pool, std::nullopt,
+                       std::nullopt, false, /*prefetchBefore=*/3,
+                       /*nextUse=*/5});
+  plan.gaps.push_back({a, 0u, MemoryTier::pool, /*storeAfter=*/1u,
+                       /*waitBefore=*/3u, false, /*prefetchBefore=*/4,
+                       /*nextUse=*/5});
+  llvm::sort(plan.gaps, [](const PlannedGap &x, const PlannedGap &y) {
+    return x.buffer < y.buffer;
+  });
+  std::vector<NeighbourPlan> neighbours = getNeighbourPlans(plan, planning);
+  unsigned tiers = planning.getTiers().size();
+  // The argument: on the device, or in each other tier. The activation:
+  // not taken, in each other tier, its wait dropped or one op earlier or
+  // later (before the fetch's op), its fetch one op earlier (before the
+  // wait's op) or later. The argument's fetch: one op earlier or later.
+  unsigned expected = tiers + (tiers + 3 + 2) + 2;
+  EXPECT_EQ(neighbours.size(), expected);
+  unsigned savingMemory = llvm::count_if(
+      neighbours, [](const NeighbourPlan &n) { return n.savesMemory; });
+  // The activation's wait one op earlier; its fetch and the argument's one
+  // op later.
+  EXPECT_EQ(savingMemory, 3u);
+  auto hasGap = [&](auto predicate) {
+    return llvm::any_of(neighbours, [&](const NeighbourPlan &n) {
+      return llvm::any_of(n.plan.gaps, predicate);
+    });
+  };
+  EXPECT_TRUE(hasGap([&](const PlannedGap &gap) {
+    return gap.buffer == a && gap.waitBefore == 2u;
+  }));
+  EXPECT_TRUE(hasGap([&](const PlannedGap &gap) {
+    return gap.buffer == a && gap.prefetchBefore == 3;
+  }));
+  EXPECT_FALSE(hasGap([&](const PlannedGap &gap) {
+    return gap.buffer == a && gap.prefetchBefore == 2;
+  }));
+  EXPECT_TRUE(hasGap([&](const PlannedGap &gap) {
+    return gap.buffer == w && gap.prefetchBefore == 2;
+  }));
+  // Dropping the argument drops its stretch with it.
+  EXPECT_TRUE(llvm::any_of(neighbours, [&](const NeighbourPlan &n) {
+    return n.plan.remoteArguments.empty() && n.plan.gaps.size() == 1;
+  }));
+}
+
+} // namespace

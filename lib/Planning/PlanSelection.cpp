@@ -289,10 +289,12 @@ PlanSelector::chooseInBodyOrder(func::FuncOp function, const Target &target,
   return chosen;
 }
 
-/// Functions with more ops are not searched locally: each neighbour is a
-/// trial, and a large graph has thousands of them per round.
-static constexpr unsigned kMaxLocalSearchOps = 256;
-/// Trials the local search runs at most per function.
+/// Trials the local search runs at most per function: this many ops
+/// simulated over all trials, and no more than kMaxLocalSearchTrials. A
+/// trial simulates the function a few times and lays out its arena, so its
+/// cost grows with the ops; functions of more ops than this are not
+/// searched.
+static constexpr unsigned kLocalSearchOps = 4096;
 static constexpr unsigned kMaxLocalSearchTrials = 256;
 /// Neighbours that would be faster but do not fit, paired each round with
 /// the changes of theirs that keep a buffer off the device longer.
@@ -304,20 +306,21 @@ void PlanSelector::improveLocally(func::FuncOp function, const Target &target,
   if (!chosen.trial)
     return;
   Block &body = function.getBody().front();
-  if (body.getOperations().size() > kMaxLocalSearchOps ||
-      hasRunTimeSelections(body))
+  unsigned maxTrials = std::min<size_t>(
+      kMaxLocalSearchTrials, kLocalSearchOps / body.getOperations().size());
+  if (maxTrials == 0 || hasRunTimeSelections(body))
     return;
   std::optional<PlanScore> score = scoreTrial(*chosen.trial, options.budget);
   if (!score || score->stallTime == 0)
     return;
   PlanningContext context(body, target, options.budget);
   unsigned trials = 0;
-  descend(function, target, options.budget, context, chosen, trials);
+  descend(function, target, options.budget, context, chosen, trials, maxTrials);
   if (scoreTrial(*chosen.trial, options.budget)->stallTime == 0)
     return;
   // From the other end too: every gap offloaded, then only what pays.
   ChosenPlan least = chooseLeastMemoryPlan(function, target, options);
-  descend(function, target, options.budget, context, least, trials);
+  descend(function, target, options.budget, context, least, trials, maxTrials);
   std::optional<PlanScore> leastScore =
       scoreTrial(*least.trial, options.budget);
   if (leastScore && leastScore->stepTime <
@@ -327,7 +330,8 @@ void PlanSelector::improveLocally(func::FuncOp function, const Target &target,
 
 void PlanSelector::descend(func::FuncOp function, const Target &target,
                            int64_t budget, const PlanningContext &context,
-                           ChosenPlan &chosen, unsigned &trials) {
+                           ChosenPlan &chosen, unsigned &trials,
+                           unsigned maxTrials) {
   std::optional<PlanScore> score = scoreTrial(*chosen.trial, budget);
   if (!score)
     return;
@@ -354,14 +358,13 @@ void PlanSelector::descend(func::FuncOp function, const Target &target,
   // one op later): then the most promising changes that did not fit are
   // tried with each of those.
   size_t next = 0;
-  while (score->stallTime > 0 && trials < kMaxLocalSearchTrials) {
+  while (score->stallTime > 0 && trials < maxTrials) {
     std::vector<NeighbourPlan> neighbours =
         getNeighbourPlans(chosen.plan, context);
     bool taken = false;
     SmallVector<std::pair<double, OffloadPlan>> unfit;
     for (size_t tried = 0;
-         tried < neighbours.size() && !taken && trials < kMaxLocalSearchTrials;
-         ++tried) {
+         tried < neighbours.size() && !taken && trials < maxTrials; ++tried) {
       next = (next + (tried ? 1 : 0)) % neighbours.size();
       std::optional<double> unfitTime = tryPlan(neighbours[next].plan, taken);
       if (unfitTime && *unfitTime < score->stepTime)
@@ -375,7 +378,7 @@ void PlanSelector::descend(func::FuncOp function, const Target &target,
       unfit.resize(kMaxPairedNeighbours);
     for (auto &[unfitTime, plan] : unfit)
       for (NeighbourPlan &paired : getNeighbourPlans(plan, context))
-        if (!taken && paired.savesMemory && trials < kMaxLocalSearchTrials)
+        if (!taken && paired.savesMemory && trials < maxTrials)
           tryPlan(std::move(paired.plan), taken);
     if (!taken)
       return;

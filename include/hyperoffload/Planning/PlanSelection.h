@@ -188,16 +188,16 @@ private:
                                         PlannerOptions options,
                                         FittedPlan fitted);
   /// Improves `chosen` by local search (descend), and the least-memory
-  /// plan the same way, and keeps the faster; only for small functions
-  /// (kMaxLocalSearchOps).
+  /// plan the same way, and keeps the faster; the larger the function, the
+  /// fewer trials (kLocalSearchOps).
   void improveLocally(func::FuncOp function, const Target &target,
                       const PlannerOptions &options, ChosenPlan &chosen);
   /// Replaces `chosen` while a plan one change away from it
   /// (PlanNeighbours.h) fits `budget` and is faster, the fastest first;
-  /// counts the plans tried in `trials` and stops at the limit.
+  /// counts the plans tried in `trials` and stops at `maxTrials`.
   void descend(func::FuncOp function, const Target &target, int64_t budget,
                const PlanningContext &context, ChosenPlan &chosen,
-               unsigned &trials);
+               unsigned &trials, unsigned maxTrials);
 
   OffloadPolicy policy;
   bool leastMemory;

@@ -36,6 +36,8 @@ private:
   void addWithGap(unsigned index, Change change, bool savesMemory = false);
   void addGapMoves(unsigned index);
   void addArgumentMoves(const RemoteArgument &argument);
+  /// Adds `plan` with `gap`, which it does not take, taken.
+  void addTakenGap(const GapCandidate &gap);
   /// `plan` without the argument `number` and its gaps, or, with `tier`,
   /// with all of them in that tier.
   OffloadPlan withArgument(unsigned number,
@@ -149,11 +151,66 @@ void NeighbourBuilder::addArgumentMoves(const RemoteArgument &argument) {
   }
 }
 
+void NeighbourBuilder::addTakenGap(const GapCandidate &gap) {
+  bool argument = isArgument(gap.buffer);
+  bool firstStretch = argument && gap.lastUse == 0;
+  const RemoteArgument *kept = nullptr;
+  if (argument)
+    kept = llvm::find_if(plan.remoteArguments, [&](const RemoteArgument &a) {
+      return a.index == getArgumentNumber(gap.buffer);
+    });
+  if (kept == plan.remoteArguments.end())
+    kept = nullptr;
+  // An argument's later gap needs its first stretch, in its tier.
+  if ((firstStretch && kept) || (argument && !firstStretch && !kept))
+    return;
+  bool taken = llvm::any_of(plan.gaps, [&](const PlannedGap &other) {
+    return other.buffer == gap.buffer && other.nextUse == gap.nextUse;
+  });
+  if (taken)
+    return;
+  MemoryTier tier = kept ? kept->tier : context.getTiers().front();
+  std::optional<GapWindow> window;
+  if (gap.nextUse != GapCandidate::kUnused) {
+    window = context.timeGap(gap, tier);
+    if (!window && context.endsAtReturn(gap))
+      return;
+    if (!window)
+      window = context.placeBefore(gap, tier, gap.nextUse);
+    if (window->isEmpty())
+      return;
+  }
+  OffloadPlan neighbour = plan;
+  if (firstStretch) {
+    RemoteArgument added{getArgumentNumber(gap.buffer), tier};
+    neighbour.remoteArguments.insert(
+        llvm::upper_bound(neighbour.remoteArguments, added,
+                          [](const RemoteArgument &a, const RemoteArgument &b) {
+                            return a.index < b.index;
+                          }),
+        added);
+  }
+  if (window) {
+    PlannedGap added = context.makePlannedGap(gap, *window);
+    neighbour.gaps.insert(
+        llvm::upper_bound(neighbour.gaps, added,
+                          [](const PlannedGap &a, const PlannedGap &b) {
+                            return std::make_pair(a.buffer, a.nextUse) <
+                                   std::make_pair(b.buffer, b.nextUse);
+                          }),
+        added);
+  }
+  neighbours.push_back(
+      {std::move(neighbour), /*savesMemory=*/true, /*alone=*/false});
+}
+
 std::vector<NeighbourPlan> NeighbourBuilder::build() {
   for (const RemoteArgument &argument : plan.remoteArguments)
     addArgumentMoves(argument);
   for (unsigned index = 0, e = plan.gaps.size(); index < e; ++index)
     addGapMoves(index);
+  for (const GapCandidate &gap : context.enumerateGaps())
+    addTakenGap(gap);
   return std::move(neighbours);
 }
 

@@ -21,9 +21,12 @@ namespace ho {
 struct NeighbourPlan {
   OffloadPlan plan;
   /// Whether the change keeps a buffer off the device longer (a prefetch
-  /// issued later, a wait for a store earlier): what a change that frees
-  /// time but needs memory can be paired with.
+  /// issued later, a wait for a store earlier, a gap taken): what a change
+  /// that frees time but needs memory can be paired with.
   bool savesMemory = false;
+  /// Whether the change can make the step shorter on its own: taking a gap
+  /// cannot, with copies in program order, and is only paired.
+  bool alone = true;
 };
 
 /// The plans that differ from `plan` of `context`'s body in one decision:
@@ -32,9 +35,13 @@ struct NeighbourPlan {
 ///   - a prefetch issued one op earlier or later within its gap;
 ///   - a wait for a store dropped, or moved one op earlier or later;
 ///   - a wait for an argument's store-back dropped;
-///   - a gap, or an argument with all its gaps, in another tier.
-/// Moves that only add transfers (taking a gap, adding a wait) are left
-/// out: with copies in program order they never make a step shorter.
+///   - a gap, or an argument with all its gaps, in another tier;
+///   - a gap not in the plan taken, as the planner times it on an idle
+///     link (an argument's first stretch: the argument kept in the
+///     fastest tier; a later gap only of an argument already kept), only
+///     to be paired.
+/// Adding a wait is left out: with copies in program order it never makes
+/// a step shorter.
 std::vector<NeighbourPlan> getNeighbourPlans(const OffloadPlan &plan,
                                              const PlanningContext &context);
 

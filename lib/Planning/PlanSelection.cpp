@@ -303,7 +303,7 @@ static constexpr unsigned kMaxPairedNeighbours = 4;
 void PlanSelector::improveLocally(func::FuncOp function, const Target &target,
                                   const PlannerOptions &options,
                                   ChosenPlan &chosen) {
-  if (!chosen.trial)
+  if (!chosen.trial || !options.localSearch)
     return;
   Block &body = function.getBody().front();
   unsigned maxTrials = std::min<size_t>(
@@ -355,8 +355,8 @@ void PlanSelector::descend(func::FuncOp function, const Target &target,
   // last change was found, and the first faster one is taken, until a
   // whole turn finds none. A change that frees time often needs memory
   // another change saves (dropping a store, then fetching another buffer
-  // one op later): then the most promising changes that did not fit are
-  // tried with each of those.
+  // one op later, or taking another gap): then the most promising changes
+  // that did not fit are tried with each of those.
   size_t next = 0;
   while (score->stallTime > 0 && trials < maxTrials) {
     std::vector<NeighbourPlan> neighbours =
@@ -366,6 +366,8 @@ void PlanSelector::descend(func::FuncOp function, const Target &target,
     for (size_t tried = 0;
          tried < neighbours.size() && !taken && trials < maxTrials; ++tried) {
       next = (next + (tried ? 1 : 0)) % neighbours.size();
+      if (!neighbours[next].alone)
+        continue;
       std::optional<double> unfitTime = tryPlan(neighbours[next].plan, taken);
       if (unfitTime && *unfitTime < score->stepTime)
         unfit.emplace_back(*unfitTime, std::move(neighbours[next].plan));

@@ -116,6 +116,7 @@ void PlanOffloadPass::runOnOperation() {
   options.pt2ReloadPrefetch = pt2ReloadPrefetch;
   options.pt2SeparateStream = pt2SeparateStream;
   options.allowRewrites = rewrites;
+  options.localSearch = localSearch;
   options.everyLink = everyLink;
   options.exactLimits.maxGaps = exactMaxGaps;
   options.exactLimits.maxSimulations = exactMaxSimulations;

@@ -132,6 +132,10 @@ struct PlannerOptions {
   /// programs (argument updates moved early, weights in column blocks).
   /// Without, it only schedules the program as written.
   bool allowRewrites = true;
+  /// HyperOffload policy: while its plan stalls, also try the plans one
+  /// decision away on the simulator, and keep the fastest that fits
+  /// (PlanSelection.h).
+  bool localSearch = true;
   /// Baselines (naive, distance, window, pt2): spread their copies over
   /// every link the target has, each on the link where it would complete
   /// first, instead of the fastest link alone as their systems do.

@@ -487,6 +487,10 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     Option<"rewrites", "rewrites", "bool", /*default=*/"true",
            "hyperoffload: while the plan stalls, also plan the program with "
            "its updates moved early and its large weights in column blocks">,
+    Option<"localSearch", "local-search", "bool", /*default=*/"true",
+           "hyperoffload: while the plan stalls, also try the plans one "
+           "decision away from it on the simulator (fewer the more ops a "
+           "function has; none past 4096)">,
     Option<"leastMemory", "least-memory", "bool", /*default=*/"false",
            "hyperoffload: plan for the least device memory, whatever it costs "
            "in time (taken anyway when no other plan fits the budget)">,

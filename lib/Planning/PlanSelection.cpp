@@ -292,10 +292,12 @@ PlanSelector::chooseInBodyOrder(func::FuncOp function, const Target &target,
 /// Trials the local search runs at most per function: this many ops
 /// simulated over all trials, and no more than kMaxLocalSearchTrials. A
 /// trial simulates the function a few times and lays out its arena, so its
-/// cost grows with the ops; functions of more ops than this are not
-/// searched.
+/// cost grows with the ops. A function that would get fewer than
+/// kMinLocalSearchTrials (more than 128 ops) is not searched: so few
+/// trials do not get through one turn of its neighbours.
 static constexpr unsigned kLocalSearchOps = 4096;
 static constexpr unsigned kMaxLocalSearchTrials = 256;
+static constexpr unsigned kMinLocalSearchTrials = 32;
 /// Neighbours that would be faster but do not fit, paired each round with
 /// the changes of theirs that keep a buffer off the device longer.
 static constexpr unsigned kMaxPairedNeighbours = 4;
@@ -308,7 +310,7 @@ void PlanSelector::improveLocally(func::FuncOp function, const Target &target,
   Block &body = function.getBody().front();
   unsigned maxTrials = std::min<size_t>(
       kMaxLocalSearchTrials, kLocalSearchOps / body.getOperations().size());
-  if (maxTrials == 0 || hasRunTimeSelections(body))
+  if (maxTrials < kMinLocalSearchTrials || hasRunTimeSelections(body))
     return;
   std::optional<PlanScore> score = scoreTrial(*chosen.trial, options.budget);
   if (!score || score->stallTime == 0)

@@ -490,7 +490,7 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
     Option<"localSearch", "local-search", "bool", /*default=*/"true",
            "hyperoffload: while the plan stalls, also try the plans one "
            "decision away from it on the simulator (fewer the more ops a "
-           "function has; none past 4096)">,
+           "function has; none past 128)">,
     Option<"leastMemory", "least-memory", "bool", /*default=*/"false",
            "hyperoffload: plan for the least device memory, whatever it costs "
            "in time (taken anyway when no other plan fits the budget)">,

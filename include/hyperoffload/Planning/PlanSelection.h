@@ -6,15 +6,16 @@
 // static arena they need: the planner's plan (refitted to a lowered budget
 // when the arena overflows), group placements (pt2, naive, distance,
 // window, streamed weights with resident layers) and, when nothing else
-// fits, the least-memory plan. While the best plan stalls, the same search
-// runs on rewritten copies of the function: its argument updates moved
-// early (EagerUpdates.h), then its large weights in column blocks
-// (ColumnBlocks.h). Candidates are compared finished: with their fetches
-// that start on an idle link issued earlier, checked on the simulator
-// (StarvedPrefetches.h). The fastest that fits is written; its copy, with
-// premature prefetches delayed and waits added where the run would overflow,
-// becomes the function's body. Baselines are written as their policies place
-// transfers.
+// fits, the least-memory plan; on small functions, the fastest of them is
+// then improved one decision at a time (PlanNeighbours.h). While the best
+// plan stalls, the same search runs on rewritten copies of the function:
+// its argument updates moved early (EagerUpdates.h), then its large weights
+// in column blocks (ColumnBlocks.h). Candidates are compared finished: with
+// their fetches that start on an idle link issued earlier, checked on the
+// simulator (StarvedPrefetches.h). The fastest that fits is written; its copy,
+// with premature prefetches delayed and waits added where the run would
+// overflow, becomes the function's body. Baselines are written as their
+// policies place transfers.
 //
 // It calls the simulator, which depends on the analyses: Planning sits
 // above both.
@@ -193,7 +194,7 @@ private:
   void improveLocally(func::FuncOp function, const Target &target,
                       const PlannerOptions &options, ChosenPlan &chosen);
   /// Replaces `chosen` while a plan one change away from it
-  /// (PlanNeighbours.h) fits `budget` and is faster, the fastest first;
+  /// (PlanNeighbours.h) fits `budget` and is faster, the first such found;
   /// counts the plans tried in `trials` and stops at `maxTrials`.
   void descend(func::FuncOp function, const Target &target, int64_t budget,
                const PlanningContext &context, ChosenPlan &chosen,

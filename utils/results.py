@@ -842,7 +842,8 @@ and verification").
 
 The planner searches around its own plan on the simulator, one decision
 at a time (`docs/Planning.md`, "One decision at a time: local search"):
-without that search it was at a mean of 1.086, a p90 of 1.165 and a max of
+without that search (`hyperoffload optimality --functions 300
+--no-local-search`) it was at a mean of 1.086, a p90 of 1.165 and a max of
 5.141 on the first table's draw. What is left is a few functions where the
 optimum keeps other tensors on the device altogether, which takes more
 than one gap dropped and one taken (seed 79: the KV cache and a weight

@@ -24,11 +24,13 @@ static constexpr double kRatioTolerance = 1e-9;
 /// the ideal allocator with its static offsets. Without rewrites: the exact
 /// search keeps the ops in their order, and so does the planner here.
 static std::optional<std::pair<double, int64_t>>
-runPlanner(func::FuncOp function, const Target &target, int64_t budget) {
+runPlanner(func::FuncOp function, const Target &target, int64_t budget,
+           bool localSearch) {
   OwningOpRef<func::FuncOp> copy = function.clone();
   PlannerOptions options;
   options.budget = budget;
   options.allowRewrites = false;
+  options.localSearch = localSearch;
   PlanSelector selector(OffloadPolicy::HyperOffload, /*leastMemory=*/false);
   selector.write(*copy, target, budget,
                  selector.choose(*copy, target, options));
@@ -86,7 +88,8 @@ std::vector<OptimalityCase> ho::runOptimalitySurvey(
       survey.tighterTimeBound = bounds.getTighterTimeSeconds();
       survey.exact =
           searchExactPlan(function, target, survey.budget, options.limits);
-      if (auto planned = runPlanner(function, target, survey.budget)) {
+      if (auto planned = runPlanner(function, target, survey.budget,
+                                    options.localSearch)) {
         survey.plannerTime = planned->first;
         survey.plannerPeak = planned->second;
       }

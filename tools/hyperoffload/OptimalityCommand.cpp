@@ -182,6 +182,9 @@ void cli::addOptimalityCommand(CLI::App &app, Action &action) {
                    "gives up")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40))
       ->capture_default_str();
+  command->add_flag("--no-local-search{false}", survey.localSearch,
+                    "Plan without the planner's local search "
+                    "(ho-plan-offload{local-search=false})");
   command
       ->add_option("--json", args->jsonFile,
                    "Write the statistics and every case as JSON (- for "

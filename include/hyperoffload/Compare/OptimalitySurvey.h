@@ -38,6 +38,9 @@ struct OptimalitySurveyOptions {
   /// moves).
   unsigned budgetsPerFunction = 3;
   ExactSearchLimits limits;
+  /// Whether the planner searches around its plan (PlannerOptions::
+  /// localSearch); off, the survey shows what the search adds.
+  bool localSearch = true;
 };
 
 /// One function at one budget.

@@ -9,6 +9,7 @@
 #include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Planning/OffloadPlan.h"
 
+#include "GapClasses.h"
 #include "PlanningContext.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -45,26 +46,26 @@ constexpr double kTransferSetupSeconds = 1e-6;
 // HyperOffload
 //===----------------------------------------------------------------------===//
 
-/// Which candidates may cover a program point: a segment tree over the
-/// points whose nodes list the candidates with a range spanning the node.
+/// Which gap classes may cover a program point: a segment tree over the
+/// points whose nodes list the classes with a range spanning the node.
 /// A lookup walks from the root to the point's leaf.
 class CoverageIndex {
 public:
   explicit CoverageIndex(unsigned numPoints)
       : numPoints(numPoints), lists(2 * llvm::bit_ceil(numPoints)) {}
 
-  /// Records that `candidate` may cover the points in [first, last).
-  void insert(size_t candidate, unsigned first, unsigned last) {
+  /// Records that class `cls` may cover the points in [first, last).
+  void insert(unsigned cls, unsigned first, unsigned last) {
     last = std::min(last, numPoints);
     if (first < last)
-      insert(1, 0, numPoints, first, last, candidate);
+      insert(1, 0, numPoints, first, last, cls);
   }
 
-  /// The candidates recorded at `point`, in increasing order, each once,
-  /// without those `isTaken` rejects; these are dropped for good.
-  SmallVector<size_t> lookup(unsigned point,
-                             llvm::function_ref<bool(size_t)> isTaken) {
-    SmallVector<size_t> found;
+  /// The classes recorded at `point`, each once, without those `isTaken`
+  /// rejects; these are dropped for good.
+  SmallVector<unsigned> lookup(unsigned point,
+                               llvm::function_ref<bool(unsigned)> isTaken) {
+    SmallVector<unsigned> found;
     unsigned node = 1, first = 0, last = numPoints;
     while (true) {
       llvm::erase_if(lists[node], isTaken);
@@ -82,20 +83,20 @@ public:
 
 private:
   void insert(unsigned node, unsigned first, unsigned last, unsigned from,
-              unsigned to, size_t candidate) {
+              unsigned to, unsigned cls) {
     if (to <= first || last <= from)
       return;
     if (from <= first && last <= to) {
-      lists[node].push_back(candidate);
+      lists[node].push_back(cls);
       return;
     }
     unsigned middle = (first + last) / 2;
-    insert(2 * node, first, middle, from, to, candidate);
-    insert(2 * node + 1, middle, last, from, to, candidate);
+    insert(2 * node, first, middle, from, to, cls);
+    insert(2 * node + 1, middle, last, from, to, cls);
   }
 
   unsigned numPoints;
-  std::vector<SmallVector<size_t, 0>> lists;
+  std::vector<SmallVector<unsigned, 0>> lists;
 };
 
 /// Lowers the peak below the budget one decision at a time. At the current
@@ -155,12 +156,18 @@ private:
   /// bytes per second of added waiting after the peak; false when there is
   /// none.
   bool delayCommittedPrefetch(unsigned peak, SmallVector<Decision> &decisions);
-  /// Records where each candidate's window may lie, so that `choose` times
+  /// Records where each class's windows may lie, so that `choose` times
   /// only the candidates that may relieve the peak.
   void indexCoverage();
   /// Records the points an argument's first stretch may cover as points
-  /// candidate `index` may cover.
-  void indexLeadingCoverage(size_t index, const GapCandidate &leading);
+  /// class `cls` may cover.
+  void indexLeadingCoverage(unsigned cls, const GapCandidate &leading);
+  /// The untaken members of `cls` that `choose` must time: the first one,
+  /// and for gaps between uses of arguments, the first one of each
+  /// placement (not placed, or placed in a tier), as the placement decides
+  /// what it may be taken with and where.
+  void appendContenders(unsigned cls, SmallVectorImpl<size_t> &contenders);
+  void take(size_t index) { classes->take(index); }
   bool isLeadingStretch(const GapCandidate &gap) const {
     return gap.lastUse == 0 &&
            context.getLiveness().getBuffer(gap.buffer).isArgument();
@@ -173,7 +180,9 @@ private:
   bool exposeStoreTails;
   bool retimeLeading;
   std::vector<GapCandidate> candidates;
-  SmallVector<bool> used;
+  /// Candidates that time alike (GapClasses.h): only the first untaken one
+  /// of a class can win a choice, as ties go to the first candidate.
+  std::optional<GapClasses> classes;
   /// The tier each argument was placed in, once its first gap is taken.
   DenseMap<BufferId, MemoryTier> argumentTier;
   /// Each argument's stretch before its first use, by buffer.
@@ -182,32 +191,58 @@ private:
 };
 
 void HyperOffloadPolicy::indexCoverage() {
-  for (auto [index, gap] : llvm::enumerate(candidates)) {
+  // Members of a class cover the same points.
+  for (unsigned cls : llvm::seq(classes->getNumClasses())) {
+    const GapCandidate &gap = candidates[classes->getUntaken(cls).front()];
     if (isLeadingStretch(gap)) {
-      indexLeadingCoverage(index, gap);
+      indexLeadingCoverage(cls, gap);
       continue;
     }
     // Off the device strictly between the uses (and at the return, for a
     // result handed over in the tier)...
-    coverage.insert(index, gap.lastUse + 1, context.getReliefEnd(gap));
+    coverage.insert(cls, gap.lastUse + 1, context.getReliefEnd(gap));
     // ...and, for an argument, possibly wherever its first stretch is.
     if (context.getLiveness().getBuffer(gap.buffer).isArgument())
-      indexLeadingCoverage(index, candidates[leadingGap.at(gap.buffer)]);
+      indexLeadingCoverage(cls, candidates[leadingGap.at(gap.buffer)]);
   }
 }
 
-void HyperOffloadPolicy::indexLeadingCoverage(size_t index,
+void HyperOffloadPolicy::indexLeadingCoverage(unsigned cls,
                                               const GapCandidate &leading) {
   unsigned numPoints = context.getNumPoints();
   if (leading.nextUse == GapCandidate::kUnused) {
-    coverage.insert(index, 0, numPoints);
+    coverage.insert(cls, 0, numPoints);
     return;
   }
   // Before the first use, and after the last use in the body, once the
   // fetched copy is dropped or stored back.
-  coverage.insert(index, 0, leading.nextUse);
-  coverage.insert(index, context.getLastUseInBody(leading.buffer) + 1,
-                  numPoints);
+  coverage.insert(cls, 0, leading.nextUse);
+  coverage.insert(cls, context.getLastUseInBody(leading.buffer) + 1, numPoints);
+}
+
+void HyperOffloadPolicy::appendContenders(unsigned cls,
+                                          SmallVectorImpl<size_t> &contenders) {
+  ArrayRef<size_t> untaken = classes->getUntaken(cls);
+  const GapCandidate &first = candidates[untaken.front()];
+  if (isLeadingStretch(first) ||
+      !context.getLiveness().getBuffer(first.buffer).isArgument()) {
+    contenders.push_back(untaken.front());
+    return;
+  }
+  SmallVector<std::optional<MemoryTier>, 4> placements;
+  size_t numPlacements = context.getTiers().size() + 1;
+  for (size_t index : untaken) {
+    auto placed = argumentTier.find(candidates[index].buffer);
+    std::optional<MemoryTier> placement;
+    if (placed != argumentTier.end())
+      placement = placed->second;
+    if (llvm::is_contained(placements, placement))
+      continue;
+    placements.push_back(placement);
+    contenders.push_back(index);
+    if (placements.size() == numPlacements)
+      return;
+  }
 }
 
 std::optional<HyperOffloadPolicy::Choice>
@@ -336,8 +371,12 @@ HyperOffloadPolicy::choose(unsigned peak, bool allowStalls,
   };
   SmallVector<Option> options;
   // The others' windows cannot cover the peak.
-  for (size_t index :
-       coverage.lookup(peak, [&](size_t index) { return used[index]; })) {
+  SmallVector<size_t> contenders;
+  for (unsigned cls : coverage.lookup(
+           peak, [&](unsigned cls) { return classes->isExhausted(cls); }))
+    appendContenders(cls, contenders);
+  llvm::sort(contenders);
+  for (size_t index : contenders) {
     const GapCandidate &gap = candidates[index];
     // An argument is fetched from the tier the caller keeps it in: a later
     // gap goes to the same tier, or comes with its first stretch.
@@ -433,7 +472,7 @@ bool HyperOffloadPolicy::delayCommittedPrefetch(
 
 SmallVector<Decision> HyperOffloadPolicy::run() {
   candidates = context.enumerateGaps();
-  used.assign(candidates.size(), false);
+  classes.emplace(context, candidates);
   for (auto [index, gap] : llvm::enumerate(candidates))
     if (isLeadingStretch(gap))
       leadingGap[gap.buffer] = index;
@@ -456,7 +495,7 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
     const GapCandidate &gap = candidates[index];
     MemoryTier tier = context.getTiers().front();
     std::optional<GapWindow> window = context.timeGap(gap, tier);
-    used[index] = true;
+    take(index);
     argumentTier.try_emplace(gap.buffer, tier);
     context.commit(gap, *window);
     decisions.push_back({gap, *window});
@@ -485,12 +524,12 @@ SmallVector<Decision> HyperOffloadPolicy::run() {
     }
     if (choice->leading) {
       const GapCandidate &leading = candidates[*choice->leading];
-      used[*choice->leading] = true;
+      take(*choice->leading);
       context.commit(leading, choice->leadingWindow);
       decisions.push_back({leading, choice->leadingWindow});
     }
     const GapCandidate &gap = candidates[choice->candidate];
-    used[choice->candidate] = true;
+    take(choice->candidate);
     if (context.getLiveness().getBuffer(gap.buffer).isArgument())
       argumentTier.try_emplace(gap.buffer, choice->window.tier);
     context.commit(gap, choice->window);

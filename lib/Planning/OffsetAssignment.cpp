@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cassert>
@@ -340,9 +341,12 @@ void OffsetAssignment::place(llvm::ArrayRef<int64_t> sizes,
     if (size <= 0 || interval.isEmpty())
       continue;
     int64_t offset = 0;
-    // Scan every placed buffer when most are live at the same time (the
-    // weights and caches of a step); sort the few others when they are not.
-    if (byTime.countConflicts(interval) * 4 > placed.size()) {
+    // Scan every placed buffer, stepping over blocks, unless sorting the
+    // ones live at the same time costs less: a scan's step is a few
+    // instructions, a sort's comparison several times that.
+    size_t numConflicts = byTime.countConflicts(interval);
+    if (numConflicts * llvm::Log2_64_Ceil(numConflicts + 1) * 8 >
+        placed.size()) {
       offset = byOffset.findLowestFit(size, interval);
     } else {
       conflicts.clear();

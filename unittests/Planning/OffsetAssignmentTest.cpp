@@ -203,3 +203,58 @@ TEST(OffsetAssignmentTest, OtherOrdersOnlyWhenOverTheLimit) {
   }
   EXPECT_GT(improved, 0u);
 }
+
+namespace {
+/// Greedy-by-size's plan computed the plain way: in placement order, each
+/// buffer at the lowest offset where it overlaps none of the buffers placed
+/// before it that are live at the same time.
+std::vector<int64_t> placeByReference(llvm::ArrayRef<Buffer> buffers) {
+  std::vector<unsigned> order(buffers.size());
+  for (unsigned i = 0; i < buffers.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    if (buffers[a].size != buffers[b].size)
+      return buffers[a].size > buffers[b].size;
+    return buffers[a].start < buffers[b].start;
+  });
+  std::vector<int64_t> offsets(buffers.size(), 0);
+  std::vector<unsigned> placed;
+  for (unsigned index : order) {
+    const Buffer &buffer = buffers[index];
+    std::vector<std::pair<int64_t, int64_t>> taken;
+    for (unsigned other : placed)
+      if (buffers[other].start < buffer.end &&
+          buffer.start < buffers[other].end)
+        taken.push_back({offsets[other], offsets[other] + buffers[other].size});
+    std::sort(taken.begin(), taken.end());
+    int64_t top = 0;
+    for (auto [offset, end] : taken) {
+      if (offset - top >= buffer.size)
+        break;
+      top = std::max(top, end);
+    }
+    offsets[index] = top;
+    placed.push_back(index);
+  }
+  return offsets;
+}
+} // namespace
+
+// A placement scans every placed buffer or sorts the few live at the same
+// time, whichever costs less: both must give the plain first fit. Weights
+// live throughout next to thousands of short-lived copies take both ways.
+TEST(OffsetAssignmentTest, ScanAndSortGiveThePlainFirstFit) {
+  std::mt19937 random(11);
+  std::vector<Buffer> buffers;
+  for (unsigned i = 0; i < 40; ++i)
+    buffers.push_back({1 << 20, 0, 100000});
+  for (unsigned i = 0; i < 3000; ++i) {
+    uint64_t start = random() % 100000;
+    int64_t size = 1024 * (1 + random() % 2048);
+    buffers.push_back(
+        {size, start, std::min<uint64_t>(start + 1 + random() % 300, 100000)});
+  }
+  for (const Buffer &buffer : makeRandomBuffers(400, 12))
+    buffers.push_back(buffer);
+  EXPECT_EQ(offsetsOf(assign(buffers)), placeByReference(buffers));
+}

@@ -46,12 +46,12 @@ namespace ho {
 /// higher up whole for the buffers that come later.
 ///
 /// Cost: a placement looks only at the placed buffers live at the same
-/// time, found through an index by time, and sorts them by offset; when most
-/// placed buffers are (weights, caches and optimizer states live for the
-/// whole step), it scans all of them in offset order instead, as they are
-/// kept in blocks sorted by offset. A chain of short-lived activations is
-/// then placed in O(n log n); buffers that all overlap still cost O(n^2)
-/// cheap steps, as the first gap that fits lies above all of them.
+/// time, found through an index by time, and sorts them by offset; when
+/// sorting them would cost more than a scan of all placed buffers in offset
+/// order (kept in blocks sorted by offset), as when the weights and caches
+/// of a step are live throughout, it scans instead. A chain of short-lived
+/// activations is then placed in O(n log n); buffers that all overlap still
+/// cost O(n^2) cheap steps, as the first gap that fits lies above all of them.
 ///
 /// With a limit, when that arena exceeds it, four more orders are tried and
 /// the smallest arena kept: by decreasing size times lifetime (the buffers

@@ -591,16 +591,21 @@ PlanSelector::Trial PlanSelector::runTrial(func::FuncOp function,
       .write(plan);
   delayPrematurePrefetches(copy, target, budget);
   SimulationOptions simulation = getTrialSimulation(budget);
-  trial.result = simulate(body, target, simulation);
+  // The run and the static memory plan read one liveness analysis.
+  std::optional<BufferLiveness> planned;
+  auto simulatePlanned = [&] {
+    planned.emplace(body, target.device.allocationGranularity);
+    return simulate(body, *planned, target, simulation);
+  };
+  trial.result = simulatePlanned();
   if (succeeded(trial.result) && trial.result->outOfMemory) {
     waitForStoresAtOverflows(copy, target, budget);
-    trial.result = simulate(body, target, simulation);
+    trial.result = simulatePlanned();
   }
   if (succeeded(trial.result)) {
     // The static memory plan the pipeline will assign must fit, not just
     // the live bytes.
-    BufferLiveness planned(body, target.device.allocationGranularity);
-    trial.arena = assignOffsets(planned, *trial.result, budget).getArenaSize();
+    trial.arena = assignOffsets(*planned, *trial.result, budget).getArenaSize();
     if (hasRunTimeSelections(body)) {
       FailureOr<StepStatistics> steps =
           simulateSteps(body, target, simulation, kScoringSteps);

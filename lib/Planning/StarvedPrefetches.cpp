@@ -2,6 +2,7 @@
 
 #include "StarvedPrefetches.h"
 
+#include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Planning/StaticPlan.h"
 
@@ -78,9 +79,9 @@ private:
   findStarvedPrefetches(const Tries &tries) const;
   /// The run of the copy as it is now, if it fits the budget and reads no
   /// copy before it is stored.
-  FailureOr<SimulationResult> simulateFitting() const;
-  /// Whether the copy's static memory plan for `next`, its run, fits the
-  /// budget. Costlier than a run, so asked last.
+  FailureOr<SimulationResult> simulateFitting();
+  /// Whether the copy's static memory plan for `next`, its run by the last
+  /// `simulateFitting`, fits the budget. Costlier than a run, so asked last.
   bool fitsWithStaticOffsets(const SimulationResult &next) const;
   /// Takes `next`, the copy's run, as the current one; remembers the copy
   /// when it is the fastest so far.
@@ -91,6 +92,9 @@ private:
   const Target &target;
   const SimulationOptions &simulation;
   FailureOr<SimulationResult> run = failure();
+  /// The liveness of the copy as `simulateFitting` last ran it, which the
+  /// static memory plan of that run reads too.
+  std::optional<BufferLiveness> liveness;
   double fastest = 0;
   OwningOpRef<func::FuncOp> fastestCopy;
 };
@@ -141,15 +145,18 @@ Repair::findStarvedPrefetches(const Tries &tries) const {
   return first;
 }
 
-FailureOr<SimulationResult> Repair::simulateFitting() const {
-  FailureOr<SimulationResult> next = simulate(body, target, simulation);
+FailureOr<SimulationResult> Repair::simulateFitting() {
+  liveness.emplace(body, target.device.allocationGranularity);
+  FailureOr<SimulationResult> next =
+      simulate(body, *liveness, target, simulation);
   if (failed(next) || next->outOfMemory || !next->prematurePrefetches.empty())
     return failure();
   return next;
 }
 
 bool Repair::fitsWithStaticOffsets(const SimulationResult &next) const {
-  return fitsStaticPlan(body, target, next, simulation.budget);
+  return assignOffsets(*liveness, next, simulation.budget).getArenaSize() <=
+         simulation.budget;
 }
 
 void Repair::accept(SimulationResult next) {

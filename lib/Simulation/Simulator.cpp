@@ -592,3 +592,10 @@ FailureOr<SimulationResult> ho::simulate(Block &body, const Target &target,
                                          const SimulationOptions &options) {
   return TimelineSimulator(body, target, options).run();
 }
+
+FailureOr<SimulationResult> ho::simulate(Block &body,
+                                         const BufferLiveness &liveness,
+                                         const Target &target,
+                                         const SimulationOptions &options) {
+  return TimelineSimulator(body, liveness, target, options).run();
+}

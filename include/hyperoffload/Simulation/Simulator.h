@@ -26,6 +26,8 @@
 namespace mlir {
 namespace ho {
 
+class BufferLiveness;
+
 enum class AllocatorKind {
   /// Offsets assigned by a plan (`ho.offsets` / `ho.offset` attributes).
   Static,
@@ -251,6 +253,13 @@ struct SimulationResult {
 /// plan with a missing or overlapping offset, explicit transfers in a
 /// runtime mode, or paged mode on another allocator.
 FailureOr<SimulationResult> simulate(Block &body, const Target &target,
+                                     const SimulationOptions &options);
+/// The same on a liveness analysis of `body` already made at the target's
+/// allocation granularity, for a caller that also lays out the run's
+/// buffers from it.
+FailureOr<SimulationResult> simulate(Block &body,
+                                     const BufferLiveness &liveness,
+                                     const Target &target,
                                      const SimulationOptions &options);
 
 llvm::StringRef stringifyAllocatorKind(AllocatorKind kind);

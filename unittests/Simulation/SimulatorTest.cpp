@@ -10,6 +10,7 @@
 
 #include "RoundNumbersTarget.h"
 
+#include "hyperoffload/Analysis/BufferLiveness.h"
 #include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
@@ -76,6 +77,26 @@ TEST_F(SimulatorTest, PrefetchExactlyHiddenBehindOneOp) {
   EXPECT_NEAR(result.stallTime, 0, kTolerance);
   EXPECT_EQ(result.getTraffic(MemoryTier::pool, Direction::ToDevice).bytes,
             1000000);
+}
+
+// A caller that already has the body's liveness analysis (to lay out the
+// run's buffers from it too) gets the same run from it.
+TEST_F(SimulatorTest, RunsTheSameOnALivenessAnalysisMadeBefore) {
+  SimulationResult fresh = simulate(kOnePrefetch);
+  Block &body = (*module->getOps<func::FuncOp>().begin()).getBody().front();
+  BufferLiveness liveness(body, target.device.allocationGranularity);
+  SimulationOptions options;
+  options.allocator = AllocatorKind::Ideal;
+  FailureOr<SimulationResult> shared =
+      ho::simulate(body, liveness, target, options);
+  ASSERT_TRUE(succeeded(shared));
+  EXPECT_EQ(shared->stepTime, fresh.stepTime);
+  EXPECT_EQ(shared->peakLiveBytes, fresh.peakLiveBytes);
+  ASSERT_EQ(shared->lifetimes.size(), fresh.lifetimes.size());
+  for (auto [a, b] : llvm::zip_equal(shared->lifetimes, fresh.lifetimes)) {
+    EXPECT_EQ(a.firstEvent, b.firstEvent);
+    EXPECT_EQ(a.lastEvent, b.lastEvent);
+  }
 }
 
 TEST_F(SimulatorTest, HalvingTheBandwidthExposesHalfTheTransfer) {

@@ -46,6 +46,9 @@ struct GapOption {
   bool taken = false;
   MemoryTier tier = MemoryTier::pool;
   unsigned prefetchBefore = 0;
+  /// The store is issued after the op at this point (none: after the last
+  /// use before the gap, or no store at all).
+  std::optional<unsigned> storeAfter;
   std::optional<unsigned> waitBefore;
   bool returnsRemote = false;
   SmallVector<PointRange, 2> relief;
@@ -190,6 +193,7 @@ void ExactSearch::addOptions(SearchedGap &searched, MemoryTier tier) const {
   // the budget is left out: not taking the gap fits as well and moves less.
   auto add = [&](unsigned prefetchBefore, std::optional<unsigned> waitBefore,
                  SmallVector<PointRange, 2> relief, bool returnsRemote,
+                 std::optional<unsigned> storeAfter = std::nullopt,
                  std::optional<unsigned> storeBackWait = std::nullopt) {
     if (leanOptions && !searched.keepAllOptions &&
         !coversAny(relief, overBudget))
@@ -199,25 +203,33 @@ void ExactSearch::addOptions(SearchedGap &searched, MemoryTier tier) const {
     option.tier = tier;
     option.prefetchBefore = prefetchBefore;
     option.waitBefore = waitBefore;
+    option.storeAfter = storeAfter;
     option.returnsRemote = returnsRemote;
     option.relief = std::move(relief);
     option.storeBackWait = storeBackWait;
     searched.options.push_back(std::move(option));
   };
-  // Compute may wait for the store before any op in [first, last) that
-  // the store should free. With the cuts on, only before an op over the
-  // budget: a wait before another op delays compute sooner and frees
-  // nothing that the wait before the next op over the budget does not.
+  // The store is issued after any op from the one that makes the data to
+  // the last use before the gap, and compute may wait for it before any op
+  // in [first, last) that it should free. With the cuts on, only before an
+  // op over the budget: a wait before another op delays compute sooner and
+  // frees nothing that the wait before the next op over the budget does
+  // not.
+  unsigned storeReady = context.getStoreReadyPoint(gap.buffer, gap.lastUse);
   auto addWithWaits = [&](unsigned prefetchBefore, unsigned first,
                           unsigned last, bool returnsRemote) {
     SmallVector<PointRange, 2> relief = {{first, last}};
-    add(prefetchBefore, std::nullopt, relief, returnsRemote);
-    if (gap.clean)
+    if (gap.clean) {
+      add(prefetchBefore, std::nullopt, relief, returnsRemote);
       return;
-    for (unsigned wait = first;
-         wait < std::min<size_t>(last, overBudget.size()); ++wait)
-      if (!leanOptions || overBudget[wait])
-        add(prefetchBefore, wait, relief, returnsRemote);
+    }
+    for (unsigned store = storeReady; store <= gap.lastUse; ++store) {
+      add(prefetchBefore, std::nullopt, relief, returnsRemote, store);
+      for (unsigned wait = first;
+           wait < std::min<size_t>(last, overBudget.size()); ++wait)
+        if (!leanOptions || overBudget[wait])
+          add(prefetchBefore, wait, relief, returnsRemote, store);
+    }
   };
   if (searched.leading) {
     // Off the device from entry until the fetch, and again after the last
@@ -241,7 +253,7 @@ void ExactSearch::addOptions(SearchedGap &searched, MemoryTier tier) const {
         continue;
       for (unsigned wait = lastUse + 1; wait <= exit; ++wait)
         if (!leanOptions || overBudget[wait])
-          add(prefetch, std::nullopt, ranges, false, wait);
+          add(prefetch, std::nullopt, ranges, false, std::nullopt, wait);
     }
     return;
   }
@@ -339,6 +351,7 @@ OffloadPlan ExactSearch::makePlan() const {
       continue;
     GapWindow window;
     window.tier = option.tier;
+    window.storeAfter = option.storeAfter;
     window.waitBefore = option.waitBefore;
     window.returnsRemote = option.returnsRemote;
     window.prefetchBefore = option.prefetchBefore;

@@ -13,15 +13,16 @@ GapClasses::GapClasses(const PlanningContext &context,
                        ArrayRef<GapCandidate> candidates) {
   // Everything about a gap that the context's timings read; the carrier
   // only says which value the writer reloads.
-  using Key =
-      std::tuple<int64_t, ArrayRef<unsigned>, unsigned, unsigned, unsigned>;
+  using Key = std::tuple<int64_t, ArrayRef<unsigned>, unsigned, unsigned,
+                         unsigned, unsigned>;
   llvm::DenseMap<Key, unsigned> classes;
   classOf.reserve(candidates.size());
   for (auto [index, gap] : llvm::enumerate(candidates)) {
     const BufferInfo &buffer = context.getLiveness().getBuffer(gap.buffer);
     unsigned kind = buffer.isArgument() | gap.clean << 1;
-    Key key{buffer.size, context.getUsePoints(gap.buffer), gap.lastUse,
-            gap.nextUse, kind};
+    Key key{buffer.size, context.getUsePoints(gap.buffer),
+            gap.lastUse, gap.nextUse,
+            kind,        context.getStoreReadyPoint(gap.buffer, gap.lastUse)};
     auto [it, inserted] = classes.try_emplace(key, untaken.size());
     if (inserted)
       untaken.emplace_back();

@@ -21,8 +21,8 @@ namespace ho {
 
 /// A partition of gap candidates into classes whose members have the same
 /// gap (last use, next use, clean) of buffers of the same size and kind
-/// with the same use points: every timing and count in PlanningContext
-/// reads only these.
+/// with the same use points, whose data is ready to store at the same
+/// point: every timing and count in PlanningContext reads only these.
 class GapClasses {
 public:
   GapClasses(const PlanningContext &context, ArrayRef<GapCandidate> candidates);

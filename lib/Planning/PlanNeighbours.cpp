@@ -51,8 +51,6 @@ private:
 } // namespace
 
 unsigned NeighbourBuilder::getLastUse(const PlannedGap &gap) const {
-  if (gap.storeAfter)
-    return *gap.storeAfter;
   if (!gap.carrier)
     return 0;
   ArrayRef<unsigned> uses = context.getUsePoints(gap.buffer);
@@ -83,6 +81,17 @@ void NeighbourBuilder::addGapMoves(unsigned index) {
           addWithGap(index, [&](PlannedGap &moved) { moved.tier = tier; });
   }
   unsigned lastUse = getLastUse(gap);
+  // Stores after ops from the one that makes the data to the last use.
+  if (gap.storeAfter) {
+    unsigned store = *gap.storeAfter;
+    if (store > context.getStoreReadyPoint(gap.buffer, lastUse))
+      addWithGap(
+          index, [&](PlannedGap &moved) { moved.storeAfter = store - 1; },
+          /*savesMemory=*/true);
+    if (store < lastUse)
+      addWithGap(index,
+                 [&](PlannedGap &moved) { moved.storeAfter = store + 1; });
+  }
   // Waits before ops in [lastUse + 1, prefetchBefore]: a wait before the
   // op a fetch is issued before comes first.
   if (gap.waitBefore) {

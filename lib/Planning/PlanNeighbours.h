@@ -21,7 +21,8 @@ namespace ho {
 struct NeighbourPlan {
   OffloadPlan plan;
   /// Whether the change keeps a buffer off the device longer (a prefetch
-  /// issued later, a wait for a store earlier, a gap taken): what a change
+  /// issued later, a store or a wait for it earlier, a gap taken): what a
+  /// change
   /// that frees time but needs memory can be paired with.
   bool savesMemory = false;
   /// Whether the change can make the step shorter on its own: taking a gap
@@ -33,6 +34,8 @@ struct NeighbourPlan {
 ///   - a gap not taken (an argument's first stretch with all its gaps: the
 ///     argument stays on the device);
 ///   - a prefetch issued one op earlier or later within its gap;
+///   - a store issued one op earlier or later, from the op that makes its
+///     data to the last use before the gap;
 ///   - a wait for a store dropped, or moved one op earlier or later;
 ///   - a wait for an argument's store-back dropped;
 ///   - a gap, or an argument with all its gaps, in another tier;

@@ -386,10 +386,8 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
     freed = ends[gap.lastUse];
     window.firstFree = gap.lastUse + 1;
   } else {
-    window.storeStart = fromDevice.findEarliest(ends[gap.lastUse], *storeTime);
-    window.storeEnd = freed = *window.storeStart + *storeTime;
-    window.firstFree =
-        std::max(gap.lastUse + 1, getFirstPointStartingAfter(freed));
+    timeStore(gap, *storeTime, fromDevice, window);
+    freed = window.storeEnd;
   }
   // A computed result can go back to the caller in the tier: stored after
   // its last use and never fetched.
@@ -450,6 +448,43 @@ PlanningContext::timeGap(const GapCandidate &gap, MemoryTier tier,
   return window;
 }
 
+void PlanningContext::timeStore(const GapCandidate &gap, double storeTime,
+                                const LinkTimeline &fromDevice,
+                                GapWindow &window) const {
+  // A store issued later never starts sooner: findEarliest is monotone.
+  auto startIfIssuedAfter = [&](unsigned point) {
+    return fromDevice.findEarliest(ends[point], storeTime);
+  };
+  unsigned issue = gap.lastUse;
+  double start = startIfIssuedAfter(issue);
+  unsigned ready = getStoreReadyPoint(gap.buffer, gap.lastUse);
+  // Still running when the gap starts, the store keeps the memory on the
+  // device into the gap. Where the budget needs it there, the store is
+  // issued earlier, while the last ops read the data: as late as still
+  // frees it in time (or as early as it can), so that the link stays free
+  // for other copies as long as it can.
+  unsigned late =
+      std::max(gap.lastUse + 1, getFirstPointStartingAfter(start + storeTime));
+  unsigned needy = getFirstPointOverBudget(gap.lastUse + 1, late);
+  double startIfReady = ready < issue ? startIfIssuedAfter(ready) : start;
+  if (needy < late && startIfReady < start) {
+    double latest = std::max(startIfReady, starts[needy] - storeTime);
+    unsigned startsByLatest = ready, startsLater = gap.lastUse;
+    while (startsLater - startsByLatest > 1) {
+      unsigned middle = startsByLatest + (startsLater - startsByLatest) / 2;
+      (startIfIssuedAfter(middle) <= latest ? startsByLatest : startsLater) =
+          middle;
+    }
+    issue = startsByLatest;
+    start = startIfIssuedAfter(issue);
+  }
+  window.storeAfter = issue;
+  window.storeStart = start;
+  window.storeEnd = start + storeTime;
+  window.firstFree =
+      std::max(gap.lastUse + 1, getFirstPointStartingAfter(window.storeEnd));
+}
+
 unsigned PlanningContext::getFirstPointWithinBudgetUntil(unsigned first,
                                                          unsigned last) const {
   std::optional<unsigned> over = profile.findLastAbove(first, last, budget);
@@ -472,6 +507,15 @@ bool PlanningContext::waitForStore(GapWindow &window, const GapCandidate &gap,
   window.storeWait = window.storeEnd - starts[point];
   window.firstFree = point;
   return true;
+}
+
+unsigned PlanningContext::getStoreReadyPoint(BufferId id,
+                                             unsigned lastUse) const {
+  unsigned ready = 0;
+  for (auto [defined, lastRead] : aliasSpans[id])
+    if (defined <= lastUse)
+      ready = std::max(ready, defined);
+  return ready;
 }
 
 unsigned PlanningContext::getLastUseInBody(BufferId id) const {
@@ -705,7 +749,7 @@ PlannedGap PlanningContext::makePlannedGap(const GapCandidate &gap,
         llvm::find(buffer.aliases, gap.carrier) - buffer.aliases.begin();
   planned.tier = window.tier;
   if (!gap.clean)
-    planned.storeAfter = gap.lastUse;
+    planned.storeAfter = window.storeAfter.value_or(gap.lastUse);
   planned.waitBefore = window.waitBefore;
   planned.returnsRemote = window.returnsRemote;
   planned.prefetchBefore = window.prefetchBefore;

@@ -97,6 +97,10 @@ struct GapCandidate {
 /// The timing of one offloaded gap on one tier.
 struct GapWindow {
   MemoryTier tier;
+  /// The store is issued right after the op at this point: the last use
+  /// before the gap, or earlier while the ops up to it only read the data
+  /// (std::nullopt: the last use).
+  std::optional<unsigned> storeAfter;
   std::optional<double> storeStart;
   double storeEnd = 0;
   double prefetchStart = 0;
@@ -165,6 +169,11 @@ public:
   /// buffer defined before the gap, neither a view of the other, are read
   /// after it).
   Value findCarrier(BufferId id, unsigned previous, unsigned next) const;
+  /// The first point after which a store can copy the data the buffer
+  /// holds at `lastUse`: the latest definition of one of its values at or
+  /// before `lastUse`. Later ops up to `lastUse` only read that data, and a
+  /// copy of it can overlap their reads.
+  unsigned getStoreReadyPoint(BufferId id, unsigned lastUse) const;
   /// Whether an alias of the buffer is returned.
   bool isReturned(BufferId id) const {
     return !uses[id].empty() && uses[id].back() == liveness.getExitPoint();
@@ -180,8 +189,11 @@ public:
                                         int64_t bytes) const;
 
   /// Times `gap` on `tier`: the store leaves as soon as the link is free
-  /// after the last use; the prefetch is placed as late as the link allows
-  /// so that it lands before the next use. std::nullopt when the target
+  /// after the last use, or, where the budget needs the memory in the gap
+  /// before that store would end, is issued earlier, as late as still
+  /// frees it in time (no earlier than the data is ready,
+  /// `getStoreReadyPoint`); the prefetch is placed as late as the link
+  /// allows so that it lands before the next use. std::nullopt when the target
   /// cannot reach the tier or the round trip does not fit in the gap.
   ///
   /// With `exposedAt`, a gap whose round trip does not fit (or would not
@@ -277,6 +289,10 @@ public:
 
 private:
   unsigned getFirstPointStartingAfter(double time) const;
+  /// Fills the store of a gap that needs one: when it is issued, when it
+  /// runs on `fromDevice`, and the first point it frees.
+  void timeStore(const GapCandidate &gap, double storeTime,
+                 const LinkTimeline &fromDevice, GapWindow &window) const;
   /// Fills the trailing part of an argument's window.
   void timeTrailingStretch(BufferId id, MemoryTier tier,
                            GapWindow &window) const;

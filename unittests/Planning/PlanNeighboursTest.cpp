@@ -179,4 +179,48 @@ TEST(PlanNeighboursTest, MovesEachDecisionByOne) {
   }));
 }
 
+TEST(PlanNeighboursTest, MovesAStoreFromTheLastWriteToTheLastUse) {
+  MLIRContext context;
+  context.loadDialect<HODialect, func::FuncDialect>();
+  // %a is made by "a", read by "b", written in place by "c", read by "d",
+  // and read again by "f" after the gap.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+      %a = ho.compute "a"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %b = ho.compute "b"(%a) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %c = ho.compute "c"(%a, %b) {tied_operands = array<i64: 0>} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+      %d = ho.compute "d"(%c) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %e = ho.compute "e"(%d) : (tensor<1024xf32>) -> tensor<1024xf32>
+      %f = ho.compute "f"(%c, %e) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+      return %f : tensor<1024xf32>
+    })mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  auto function = *module->getOps<func::FuncOp>().begin();
+  Block &body = function.getBody().front();
+  Target target = cantFail(getTargetPreset("ascend910c-supernode"));
+  PlanningContext planning(body, target, /*budget=*/1 << 20);
+  // Points: entry 0, ops a-f at 1-6. The data "f" reads is final after
+  // "c" (3), and last read before the gap by "d" (4).
+  BufferId a = planning.getLiveness().lookup(body.front().getResult(0))->id;
+  EXPECT_EQ(planning.getStoreReadyPoint(a, /*lastUse=*/4), 3u);
+  EXPECT_EQ(planning.getStoreReadyPoint(a, /*lastUse=*/2), 1u);
+  auto storesAfter = [&](unsigned storeAfter) {
+    OffloadPlan plan;
+    plan.gaps.push_back({a, 1u, MemoryTier::pool, storeAfter, std::nullopt,
+                         false, /*prefetchBefore=*/6, /*nextUse=*/6});
+    SmallVector<std::pair<unsigned, bool>> moved;
+    for (const NeighbourPlan &neighbour : getNeighbourPlans(plan, planning))
+      if (neighbour.alone && neighbour.plan.gaps.size() == 1 &&
+          neighbour.plan.gaps.front().storeAfter != storeAfter)
+        moved.push_back(
+            {*neighbour.plan.gaps.front().storeAfter, neighbour.savesMemory});
+    return moved;
+  };
+  // An earlier store frees the buffer sooner.
+  using Moves = SmallVector<std::pair<unsigned, bool>>;
+  EXPECT_EQ(storesAfter(4), (Moves{{3, true}}));
+  EXPECT_EQ(storesAfter(3), (Moves{{4, false}}));
+}
+
 } // namespace

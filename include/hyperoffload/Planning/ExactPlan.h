@@ -7,8 +7,9 @@
 //
 // The space: every gap the planner may take (PlanningContext::enumerateGaps)
 // on every tier the target reaches, not taken, or taken with
-//   - the store right after the use before the gap (none when the tier
-//     already holds a current copy);
+//   - the store issued after any op from the one that makes the data to
+//     the use before the gap (none when the tier already holds a current
+//     copy): a store may overlap the last reads;
 //   - compute waiting for that store before no op, or before any op from
 //     the first in the gap to the one the prefetch is issued before;
 //   - the prefetch issued before any op in the gap, and awaited right before

@@ -30,9 +30,11 @@ struct PlannedGap {
   /// body too); none for an argument's stretch before its first use.
   std::optional<unsigned> carrier;
   MemoryTier tier;
-  /// Store the data with `ho.offload` right after the op at this point.
-  /// None when the tier already holds a current copy: a remote argument
-  /// that nothing has written since it was fetched.
+  /// Store the data with `ho.offload` right after the op at this point:
+  /// the last use before the gap, or an earlier op after the one that
+  /// makes the data, so that the copy overlaps the reads in between. None
+  /// when the tier already holds a current copy: a remote argument that
+  /// nothing has written since it was fetched.
   std::optional<unsigned> storeAfter;
   /// Compute waits for that store right before the op at this point
   /// (`ho.wait_offload`): the budget needs the memory there before the store

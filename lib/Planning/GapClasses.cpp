@@ -20,9 +20,9 @@ GapClasses::GapClasses(const PlanningContext &context,
   for (auto [index, gap] : llvm::enumerate(candidates)) {
     const BufferInfo &buffer = context.getLiveness().getBuffer(gap.buffer);
     unsigned kind = buffer.isArgument() | gap.clean << 1;
-    Key key{buffer.size, context.getUsePoints(gap.buffer),
-            gap.lastUse, gap.nextUse,
-            kind,        context.getStoreReadyPoint(gap.buffer, gap.lastUse)};
+    unsigned storeReady = context.getStoreReadyPoint(gap.buffer, gap.lastUse);
+    Key key(buffer.size, context.getUsePoints(gap.buffer), gap.lastUse,
+            gap.nextUse, kind, storeReady);
     auto [it, inserted] = classes.try_emplace(key, untaken.size());
     if (inserted)
       untaken.emplace_back();

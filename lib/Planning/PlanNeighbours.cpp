@@ -16,6 +16,7 @@ public:
       : plan(plan), context(context) {}
 
   std::vector<NeighbourPlan> build();
+  std::vector<NeighbourPlan> buildStoreMoves();
 
 private:
   /// The point after which the gap's data may leave: the use before it,
@@ -35,6 +36,9 @@ private:
   template <typename Change>
   void addWithGap(unsigned index, Change change, bool savesMemory = false);
   void addGapMoves(unsigned index);
+  /// Adds `plan` with the store of its gap `index` issued one op earlier
+  /// or later.
+  void addStoreMoves(unsigned index);
   void addArgumentMoves(const RemoteArgument &argument);
   /// Adds `plan` with `gap`, which it does not take, taken.
   void addTakenGap(const GapCandidate &gap);
@@ -81,17 +85,6 @@ void NeighbourBuilder::addGapMoves(unsigned index) {
           addWithGap(index, [&](PlannedGap &moved) { moved.tier = tier; });
   }
   unsigned lastUse = getLastUse(gap);
-  // Stores after ops from the one that makes the data to the last use.
-  if (gap.storeAfter) {
-    unsigned store = *gap.storeAfter;
-    if (store > context.getStoreReadyPoint(gap.buffer, lastUse))
-      addWithGap(
-          index, [&](PlannedGap &moved) { moved.storeAfter = store - 1; },
-          /*savesMemory=*/true);
-    if (store < lastUse)
-      addWithGap(index,
-                 [&](PlannedGap &moved) { moved.storeAfter = store + 1; });
-  }
   // Waits before ops in [lastUse + 1, prefetchBefore]: a wait before the
   // op a fetch is issued before comes first.
   if (gap.waitBefore) {
@@ -121,6 +114,20 @@ void NeighbourBuilder::addGapMoves(unsigned index) {
     addWithGap(
         index, [&](PlannedGap &moved) { moved.prefetchBefore = prefetch + 1; },
         /*savesMemory=*/true);
+}
+
+void NeighbourBuilder::addStoreMoves(unsigned index) {
+  const PlannedGap &gap = plan.gaps[index];
+  if (!gap.storeAfter)
+    return;
+  unsigned store = *gap.storeAfter;
+  unsigned lastUse = getLastUse(gap);
+  if (store > context.getStoreReadyPoint(gap.buffer, lastUse))
+    addWithGap(
+        index, [&](PlannedGap &moved) { moved.storeAfter = store - 1; },
+        /*savesMemory=*/true);
+  if (store < lastUse)
+    addWithGap(index, [&](PlannedGap &moved) { moved.storeAfter = store + 1; });
 }
 
 OffloadPlan
@@ -223,7 +230,18 @@ std::vector<NeighbourPlan> NeighbourBuilder::build() {
   return std::move(neighbours);
 }
 
+std::vector<NeighbourPlan> NeighbourBuilder::buildStoreMoves() {
+  for (unsigned index = 0, e = plan.gaps.size(); index < e; ++index)
+    addStoreMoves(index);
+  return std::move(neighbours);
+}
+
 std::vector<NeighbourPlan>
 ho::getNeighbourPlans(const OffloadPlan &plan, const PlanningContext &context) {
   return NeighbourBuilder(plan, context).build();
+}
+
+std::vector<NeighbourPlan> ho::getStoreMoves(const OffloadPlan &plan,
+                                             const PlanningContext &context) {
+  return NeighbourBuilder(plan, context).buildStoreMoves();
 }

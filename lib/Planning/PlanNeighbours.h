@@ -22,8 +22,7 @@ struct NeighbourPlan {
   OffloadPlan plan;
   /// Whether the change keeps a buffer off the device longer (a prefetch
   /// issued later, a store or a wait for it earlier, a gap taken): what a
-  /// change
-  /// that frees time but needs memory can be paired with.
+  /// change that frees time but needs memory can be paired with.
   bool savesMemory = false;
   /// Whether the change can make the step shorter on its own: taking a gap
   /// cannot, with copies in program order, and is only paired.
@@ -34,8 +33,6 @@ struct NeighbourPlan {
 ///   - a gap not taken (an argument's first stretch with all its gaps: the
 ///     argument stays on the device);
 ///   - a prefetch issued one op earlier or later within its gap;
-///   - a store issued one op earlier or later, from the op that makes its
-///     data to the last use before the gap;
 ///   - a wait for a store dropped, or moved one op earlier or later;
 ///   - a wait for an argument's store-back dropped;
 ///   - a gap, or an argument with all its gaps, in another tier;
@@ -47,6 +44,13 @@ struct NeighbourPlan {
 /// a step shorter.
 std::vector<NeighbourPlan> getNeighbourPlans(const OffloadPlan &plan,
                                              const PlanningContext &context);
+/// The plans that differ from `plan` in where one store is issued: one op
+/// earlier or later, from the op that makes its data final to the last
+/// use before the gap. The search tries them only where no other move
+/// helps: with first improvement, the moves offered decide where a search
+/// ends, and offered with the others they led it to worse ends.
+std::vector<NeighbourPlan> getStoreMoves(const OffloadPlan &plan,
+                                         const PlanningContext &context);
 
 } // namespace ho
 } // namespace mlir

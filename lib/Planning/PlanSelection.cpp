@@ -384,6 +384,10 @@ void PlanSelector::descend(func::FuncOp function, const Target &target,
       for (NeighbourPlan &paired : getNeighbourPlans(plan, context))
         if (!taken && paired.savesMemory && trials < maxTrials)
           tryPlan(std::move(paired.plan), taken);
+    // Where nothing else helps, a store issued earlier or later.
+    for (NeighbourPlan &moved : getStoreMoves(chosen.plan, context))
+      if (!taken && trials < maxTrials)
+        tryPlan(std::move(moved.plan), taken);
     if (!taken)
       return;
   }

@@ -210,11 +210,16 @@ TEST(PlanNeighboursTest, MovesAStoreFromTheLastWriteToTheLastUse) {
     plan.gaps.push_back({a, 1u, MemoryTier::pool, storeAfter, std::nullopt,
                          false, /*prefetchBefore=*/6, /*nextUse=*/6});
     SmallVector<std::pair<unsigned, bool>> moved;
+    for (const NeighbourPlan &neighbour : getStoreMoves(plan, planning))
+      moved.push_back(
+          {*neighbour.plan.gaps.front().storeAfter, neighbour.savesMemory});
+    // The other moves leave the store where it is.
     for (const NeighbourPlan &neighbour : getNeighbourPlans(plan, planning))
-      if (neighbour.alone && neighbour.plan.gaps.size() == 1 &&
-          neighbour.plan.gaps.front().storeAfter != storeAfter)
-        moved.push_back(
-            {*neighbour.plan.gaps.front().storeAfter, neighbour.savesMemory});
+      for (const PlannedGap &gap : neighbour.plan.gaps) {
+        if (gap.buffer == a && gap.nextUse == 6) {
+          EXPECT_EQ(gap.storeAfter, storeAfter);
+        }
+      }
     return moved;
   };
   // An earlier store frees the buffer sooner.

@@ -1,12 +1,8 @@
 //===- GapClassesTest.cpp - Gap candidates that time alike ----------------===//
 
 #include "GapClasses.h"
+#include "HandWrittenBody.h"
 
-#include "hyperoffload/Dialect/HO/HODialect.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -16,9 +12,7 @@ using namespace mlir::ho;
 // another size, a weight read at other points and an activation are each
 // a class of their own. Taking members leaves the others, in order.
 TEST(GapClassesTest, OnlyGapsThatTimeAlikeShareAClass) {
-  MLIRContext context;
-  context.loadDialect<HODialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+  HandWrittenBody setup(R"mlir(
     func.func @f(%e0: tensor<1024xf32>, %e1: tensor<1024xf32>,
                  %e2: tensor<1024xf32>, %big: tensor<2048xf32>,
                  %w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> {
@@ -28,13 +22,10 @@ TEST(GapClassesTest, OnlyGapsThatTimeAlikeShareAClass) {
       %d = ho.compute "d"(%c, %e0, %e1, %e2, %big) : (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>, tensor<2048xf32>) -> tensor<1024xf32>
       %e = ho.compute "e"(%d, %a, %w) : (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
       return %e : tensor<1024xf32>
-    })mlir",
-                                                             &context);
-  ASSERT_TRUE(module);
-  auto function = *module->getOps<func::FuncOp>().begin();
-  Block &body = function.getBody().front();
-  Target target = cantFail(getTargetPreset("ascend910c-supernode"));
-  PlanningContext planning(body, target, /*budget=*/1 << 20);
+    })mlir");
+  ASSERT_TRUE(setup.isValid());
+  Block &body = setup.getBody();
+  PlanningContext &planning = setup.getPlanning();
   std::vector<GapCandidate> candidates = planning.enumerateGaps();
   GapClasses classes(planning, candidates);
 

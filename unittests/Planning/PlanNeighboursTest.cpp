@@ -1,6 +1,7 @@
 //===- PlanNeighboursTest.cpp - The local search's moves -----------------===//
 
 #include "PlanNeighbours.h"
+#include "HandWrittenBody.h"
 
 #include "hyperoffload/Analysis/LowerBounds.h"
 #include "hyperoffload/Dialect/HO/HODialect.h"
@@ -100,9 +101,7 @@ TEST(PlanNeighboursTest, NeighboursAreWritablePlansInsideTheirGaps) {
 /// back with a wait: the moves are each decision undone or shifted by one
 /// op within its gap, and nothing else.
 TEST(PlanNeighboursTest, MovesEachDecisionByOne) {
-  MLIRContext context;
-  context.loadDialect<HODialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+  HandWrittenBody setup(R"mlir(
     func.func @f(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> {
       %a = ho.compute "a"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
       %b = ho.compute "b"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
@@ -110,13 +109,10 @@ TEST(PlanNeighboursTest, MovesEachDecisionByOne) {
       %d = ho.compute "d"(%c) : (tensor<1024xf32>) -> tensor<1024xf32>
       %e = ho.compute "e"(%a, %d, %w) : (tensor<1024xf32>, tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
       return %e : tensor<1024xf32>
-    })mlir",
-                                                             &context);
-  ASSERT_TRUE(module);
-  auto function = *module->getOps<func::FuncOp>().begin();
-  Block &body = function.getBody().front();
-  Target target = cantFail(getTargetPreset("ascend910c-supernode"));
-  PlanningContext planning(body, target, /*budget=*/1 << 20);
+    })mlir");
+  ASSERT_TRUE(setup.isValid());
+  Block &body = setup.getBody();
+  PlanningContext &planning = setup.getPlanning();
   const BufferLiveness &liveness = planning.getLiveness();
   // Points: entry 0, ops a-e at 1-5, the return at 6.
   BufferId w = liveness.lookup(body.getArgument(0))->id;
@@ -180,11 +176,9 @@ TEST(PlanNeighboursTest, MovesEachDecisionByOne) {
 }
 
 TEST(PlanNeighboursTest, MovesAStoreFromTheLastWriteToTheLastUse) {
-  MLIRContext context;
-  context.loadDialect<HODialect, func::FuncDialect>();
   // %a is made by "a", read by "b", written in place by "c", read by "d",
   // and read again by "f" after the gap.
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+  HandWrittenBody setup(R"mlir(
     func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {
       %a = ho.compute "a"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
       %b = ho.compute "b"(%a) : (tensor<1024xf32>) -> tensor<1024xf32>
@@ -193,13 +187,10 @@ TEST(PlanNeighboursTest, MovesAStoreFromTheLastWriteToTheLastUse) {
       %e = ho.compute "e"(%d) : (tensor<1024xf32>) -> tensor<1024xf32>
       %f = ho.compute "f"(%c, %e) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
       return %f : tensor<1024xf32>
-    })mlir",
-                                                             &context);
-  ASSERT_TRUE(module);
-  auto function = *module->getOps<func::FuncOp>().begin();
-  Block &body = function.getBody().front();
-  Target target = cantFail(getTargetPreset("ascend910c-supernode"));
-  PlanningContext planning(body, target, /*budget=*/1 << 20);
+    })mlir");
+  ASSERT_TRUE(setup.isValid());
+  Block &body = setup.getBody();
+  PlanningContext &planning = setup.getPlanning();
   // Points: entry 0, ops a-f at 1-6. The data "f" reads is final after
   // "c" (3), and last read before the gap by "d" (4).
   BufferId a = planning.getLiveness().lookup(body.front().getResult(0))->id;

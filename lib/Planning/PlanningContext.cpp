@@ -457,7 +457,6 @@ void PlanningContext::timeStore(const GapCandidate &gap, double storeTime,
   };
   unsigned issue = gap.lastUse;
   double start = startIfIssuedAfter(issue);
-  unsigned ready = getStoreReadyPoint(gap.buffer, gap.lastUse);
   // Still running when the gap starts, the store keeps the memory on the
   // device into the gap. Where the budget needs it there, the store is
   // issued earlier, while the last ops read the data: as late as still
@@ -466,17 +465,22 @@ void PlanningContext::timeStore(const GapCandidate &gap, double storeTime,
   unsigned late =
       std::max(gap.lastUse + 1, getFirstPointStartingAfter(start + storeTime));
   unsigned needy = getFirstPointOverBudget(gap.lastUse + 1, late);
-  double startIfReady = ready < issue ? startIfIssuedAfter(ready) : start;
-  if (needy < late && startIfReady < start) {
-    double latest = std::max(startIfReady, starts[needy] - storeTime);
-    unsigned startsByLatest = ready, startsLater = gap.lastUse;
-    while (startsLater - startsByLatest > 1) {
-      unsigned middle = startsByLatest + (startsLater - startsByLatest) / 2;
-      (startIfIssuedAfter(middle) <= latest ? startsByLatest : startsLater) =
-          middle;
+  // Only then is the ready point looked up: timeGap runs for every
+  // candidate, and most stores are not needed sooner.
+  if (needy < late) {
+    unsigned ready = getStoreReadyPoint(gap.buffer, gap.lastUse);
+    double startIfReady = ready < issue ? startIfIssuedAfter(ready) : start;
+    if (startIfReady < start) {
+      double latest = std::max(startIfReady, starts[needy] - storeTime);
+      unsigned startsByLatest = ready, startsLater = gap.lastUse;
+      while (startsLater - startsByLatest > 1) {
+        unsigned middle = startsByLatest + (startsLater - startsByLatest) / 2;
+        (startIfIssuedAfter(middle) <= latest ? startsByLatest : startsLater) =
+            middle;
+      }
+      issue = startsByLatest;
+      start = startIfIssuedAfter(issue);
     }
-    issue = startsByLatest;
-    start = startIfIssuedAfter(issue);
   }
   window.storeAfter = issue;
   window.storeStart = start;

@@ -30,15 +30,19 @@ demo: build
 check: build
 	@utils/run-tests.sh $(BUILD_DIR)
 
-# The long check: every recorded answer of docs/Results.json rerun, and the
-# lit tests of several minutes; about an hour on two cores.
+# The long check: every recorded answer of docs/Results.json rerun, the
+# lit tests of several minutes and the documented commands marked slow;
+# about an hour on two cores.
 check-results: build
 	@cmake --build $(BUILD_DIR) --target check-hyperoffload-long
 	@utils/results.py $(BUILD_DIR) --check --full
+	@utils/check-docs.py $(BUILD_DIR) --full
 
 # The whole suite in an AddressSanitizer + UndefinedBehaviorSanitizer build
 # with clang, in a build directory of its own; see docs/Testing.md. The
-# Results.md check is left out: it checks documents, not memory.
+# Results.md and documented-command checks are left out: they check
+# documents, not memory (and a sanitized plugin does not load into the
+# stock mlir-opt).
 SANITIZE_DIR ?= build-sanitize
 SANITIZE_ENV := ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -50,7 +54,7 @@ check-sanitize: deps
 	    -DLLVM_USE_SANITIZER="Address;Undefined" \
 	    -DLLVM_USE_SANITIZE_COVERAGE=ON $(CMAKE_FLAGS)
 	@cmake --build $(SANITIZE_DIR)
-	@$(SANITIZE_ENV) utils/run-tests.sh $(SANITIZE_DIR) -E results-current
+	@$(SANITIZE_ENV) utils/run-tests.sh $(SANITIZE_DIR) -E 'results-current|docs-commands$$'
 
 # libFuzzer on the passes, from the sanitizer build: FUZZ_SECONDS long.
 FUZZ_SECONDS ?= 600

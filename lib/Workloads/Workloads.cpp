@@ -228,7 +228,7 @@ static std::vector<Scenario> makeScenarios() {
        "context on one device of an EP-16 x TP-8 deployment: about 62 GB "
        "without offload, 16 GB (26%) of it KV cache, as in the paper's "
        "Table 3",
-       deepseek});
+       deepseek, "44GB"});
 
   WorkloadOptions train;
   train.model = "llama3-8b";
@@ -240,7 +240,7 @@ static std::vector<Scenario> makeScenarios() {
       {"llama3-8b-train",
        "LLaMA3-8B training step, batch 2 x 4096 tokens on one device of a "
        "DP-8 run with sharded optimizer states (the paper's training setting)",
-       train});
+       train, "64GB"});
 
   WorkloadOptions longDecode;
   longDecode.model = "llama3-8b";
@@ -250,7 +250,7 @@ static std::vector<Scenario> makeScenarios() {
   scenarios.push_back({"llama3-8b-decode-128k",
                        "LLaMA3-8B, one decode step at a 128k-token context "
                        "(16 GiB of KV cache next to 16 GB of weights)",
-                       longDecode});
+                       longDecode, "24GB"});
   return scenarios;
 }
 

@@ -17,6 +17,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -53,6 +54,10 @@ int main(int argc, char **argv) {
   mlir::ho::registerHyperOffloadPipeline();
   mlir::ho::test::registerTestBufferLivenessPass();
   mlir::ho::test::registerTestCostOpInterfacePass();
+  // `--version` names this project's release above the LLVM it is built on.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "HyperOffload version " HYPEROFFLOAD_VERSION "\n";
+  });
 
   // A diagnostic says what and where; the op it is about, printed whole in
   // generic form after it, buries that. Unless asked for, leave it out.

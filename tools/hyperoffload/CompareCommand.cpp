@@ -93,6 +93,7 @@ static int runCompare(const CompareArgs &args) {
   if (failed(module))
     return 1;
 
+  args.input.noteScenarioBudget();
   ComparisonOptions options = args.input.getOptions();
   options.recordTimelines = !args.traceDir.empty() || htmlFile;
   FailureOr<PolicyComparison> comparison = comparePolicies(**module, options);
@@ -132,7 +133,8 @@ int cli::runDefaultComparison() {
   CompareArgs args;
   args.input.scenario = "deepseek-v3-nsa-decode";
   args.input.hw = "ascend910c-supernode";
-  args.input.budget = "44GB";
+  args.input.budget =
+      workloads::lookupScenario(args.input.scenario)->budget.str();
   args.htmlFile = kDefaultReportFile;
   args.commandLine = fmt::format(
       "hyperoffload compare --scenario {} --hw {} --budget {} "

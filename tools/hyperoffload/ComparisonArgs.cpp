@@ -74,9 +74,10 @@ void ComparisonArgs::addTo(CLI::App &command) {
   command
       .add_option("--budget", budget,
                   "Device memory every policy must fit in: 44GB, 48GiB, a "
-                  "fraction of the HBM capacity (0.75) or a percentage (75%)")
-      ->type_name("SIZE")
-      ->required();
+                  "fraction of the HBM capacity (0.75) or a percentage (75%); "
+                  "with --scenario, the scenario's own budget (`model list`) "
+                  "by default")
+      ->type_name("SIZE");
   command
       .add_option("--policies", policies,
                   "The policies to run, in order (default: all of them)")
@@ -146,10 +147,16 @@ void ComparisonArgs::addTo(CLI::App &command) {
   flags.addTo(command);
 }
 
-void ComparisonArgs::check() const {
+void ComparisonArgs::check() {
   if (fileOption->count() == 0 && modelOption->count() == 0 &&
       scenarioOption->count() == 0)
     throw CLI::RequiredError("FILE, --model or --scenario");
+  if (budget.empty()) {
+    if (scenario.empty())
+      throw CLI::RequiredError("--budget (a --scenario has its own)");
+    budget = workloads::lookupScenario(scenario)->budget.str();
+    scenarioBudget = true;
+  }
   if (fileOption->count() > 0)
     if (const CLI::Option *given = flags.getFirstGiven())
       throw CLI::ValidationError(given->get_name(),
@@ -165,6 +172,14 @@ void ComparisonArgs::check() const {
       parseMemoryBudget(budget, target->device.hbmCapacity);
   if (!bytes)
     throw CLI::ValidationError("--budget", llvm::toString(bytes.takeError()));
+}
+
+void ComparisonArgs::noteScenarioBudget() const {
+  if (scenarioBudget)
+    fmt::print(stderr,
+               "hyperoffload: note: budget {}, the scenario's own "
+               "(--budget sets another)\n",
+               budget);
 }
 
 ComparisonOptions ComparisonArgs::getOptions() const {

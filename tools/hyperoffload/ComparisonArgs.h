@@ -57,8 +57,12 @@ public:
   void addTo(CLI::App &command);
   /// Checks what CLI11 cannot check alone: that there is an input, that the
   /// workload options go with a model, and the overrides and the budget
-  /// against the target. Throws the CLI11 error to report.
-  void check() const;
+  /// against the target; takes a scenario's own budget where none is
+  /// given. Throws the CLI11 error to report.
+  void check();
+  /// Says on stderr which budget runs when it is the scenario's, not one
+  /// given.
+  void noteScenarioBudget() const;
 
   ComparisonOptions getOptions() const;
 
@@ -68,6 +72,7 @@ public:
                                              llvm::SourceMgr &sourceMgr) const;
 
 private:
+  bool scenarioBudget = false;
   CLI::Option *fileOption = nullptr;
   CLI::Option *modelOption = nullptr;
   CLI::Option *scenarioOption = nullptr;

@@ -49,9 +49,10 @@ static int runList() {
   Table models({{"MODEL"}, {"DESCRIPTION"}});
   for (const ModelInfo &model : getModels())
     models.addRow({model.name.str(), model.description.str()});
-  Table scenarios({{"SCENARIO"}, {"DESCRIPTION"}});
+  Table scenarios({{"SCENARIO"}, {"BUDGET"}, {"DESCRIPTION"}});
   for (const Scenario &scenario : getScenarios())
-    scenarios.addRow({scenario.name.str(), scenario.description.str()});
+    scenarios.addRow({scenario.name.str(), scenario.budget.str(),
+                      scenario.description.str()});
 
   // Line the descriptions of both tables up.
   size_t width = std::max(models.getWidth(0), scenarios.getWidth(0));

@@ -62,6 +62,7 @@ static int runSweep(const SweepArgs &args) {
   if (failed(module))
     return 1;
 
+  args.input.noteScenarioBudget();
   bool showProgress = args.progress == ProgressMode::Always ||
                       (args.progress == ProgressMode::Auto &&
                        llvm::sys::Process::StandardErrIsDisplayed());

@@ -63,7 +63,9 @@ void WorkloadFlags::addTo(CLI::App &command) {
 }
 
 void WorkloadFlags::addShapeOptionsTo(CLI::App &command) {
-  const char *group = "Workload";
+  // The defaults shown are those of a --model; a --scenario has its own.
+  const char *group =
+      "Workload (defaults: a model's; a --scenario sets its own)";
   CLI::Option *option =
       command.add_option("--mode", mode,
                          "What the graph computes: one decode step, a prefill "
@@ -121,7 +123,8 @@ void WorkloadFlags::addParallelismOptionsTo(CLI::App &command) {
                        int64_t Parallelism::*field, const char *help) {
     CLI::Option *option = command.add_option(name, value, help);
     option->check(integerAtLeast(min))->capture_default_str();
-    option->group("Parallelism (the graph is that of one device)");
+    option->group("Parallelism (the graph is that of one device; a --scenario "
+                  "sets its own)");
     onGiven(option, [&value, field](WorkloadOptions &o) {
       o.parallelism.*field = value;
     });

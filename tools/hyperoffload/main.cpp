@@ -23,10 +23,36 @@
 #include <cstdio>
 #include <iostream>
 
+/// The exit status of a command line that cannot be run as given; 1 is a
+/// run that failed.
+static constexpr int kUsageError = 2;
+
+/// The commands `app` parsed, from the tool down: "hyperoffload compare".
+static std::string getCommandPath(const CLI::App &app) {
+  std::string path = app.get_name();
+  for (const CLI::App *command = &app;;) {
+    std::vector<const CLI::App *> chosen = command->get_subcommands(
+        [](const CLI::App *sub) { return sub->parsed(); });
+    if (chosen.empty())
+      return path;
+    command = chosen.front();
+    path += " " + command->get_name();
+  }
+}
+
+/// A command line CLI11 rejected, in the tool's own error style.
+static int reportUsageError(const CLI::App &app, const CLI::ParseError &error) {
+  std::string command = getCommandPath(app);
+  llvm::errs() << "hyperoffload: error: " << error.what() << "; see `"
+               << command << " --help`\n";
+  return kUsageError;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   CLI::App app("HyperOffload: plans memory offload for AI accelerators",
                "hyperoffload");
+  app.set_version_flag("--version", "hyperoffload " HYPEROFFLOAD_VERSION);
   mlir::ho::cli::setCommandLine(argc, argv);
   mlir::ho::cli::Action action;
   mlir::ho::cli::addModelCommand(app, action);
@@ -39,7 +65,10 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &error) {
-    return app.exit(error);
+    // --help and --version end the parse too, with success.
+    if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
+      return app.exit(error);
+    return reportUsageError(app, error);
   }
   int status;
   if (argc == 1) {

@@ -107,6 +107,9 @@ struct Scenario {
   llvm::StringRef name;
   llvm::StringRef description;
   WorkloadOptions options;
+  /// The device memory it is studied at (docs/Results.md): what `compare`
+  /// and `sweep` use when no budget is given.
+  llvm::StringRef budget;
 };
 
 llvm::ArrayRef<Scenario> getScenarios();

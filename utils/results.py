@@ -600,10 +600,12 @@ scores it with the simulator (`docs/CostModel.md`):
   gain from rewriting is not credited to scheduling.
 
 "vs time bound" compares the step time with the step-time lower bound of
-the unplanned graph at that budget (`docs/CostModel.md`, "Lower bounds"):
-the compute, the bytes that must cross the links for the budget to hold,
-and the deadlines by which whole tensors must leave and come back, in the
-graph's order. The runtimes (`reactive`, `paged`), which do not place
+the program the run executes at that budget (`docs/CostModel.md`, "Lower
+bounds"): the compute, the bytes that must cross the links for the budget
+to hold, and the deadlines by which whole tensors must leave and come
+back, in the program's order: the graph's, or for the two `hyperoffload`
+rows the order their pipeline refined (what `--ho-report` prints for the
+planned file). The runtimes (`reactive`, `paged`), which do not place
 arguments once, are held to the bound that leaves arguments free to be
 away; a negative gap means the run did not fit.
 "transfer stalls" is compute waiting for transfers; "allocator stalls"

@@ -8,9 +8,11 @@
 #include "LogicalTensors.h"
 
 #include "hyperoffload/Dialect/HO/ComputeKinds.h"
+#include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/Dialect/HO/HOOps.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -54,6 +56,13 @@ static bool isColumnBlockWeight(OpOperand &use) {
          matmul.getInputs()[1] == use.get();
 }
 
+/// Whether `arg` is a remote argument that a plan put in its tier.
+static bool isPlacedByPlan(BlockArgument arg) {
+  auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return function &&
+         function.getArgAttr(arg.getArgNumber(), kPlacedByPlanAttrName);
+}
+
 namespace {
 class LogicalTensorBuilder {
 public:
@@ -92,7 +101,11 @@ unsigned LogicalTensorBuilder::addTensor(int64_t bytes, bool created) {
 void LogicalTensorBuilder::addArgument(BlockArgument arg) {
   if (auto remote = dyn_cast<RemoteType>(arg.getType())) {
     unsigned id = addTensor(remote.getSizeInBytes(), /*created=*/false);
-    tensors[id].remoteArgumentTier = remote.getTier();
+    // What a plan put in the tier was the program's device argument.
+    if (isPlacedByPlan(arg))
+      tensors[id].deviceArgument = true;
+    else
+      tensors[id].remoteArgumentTier = remote.getTier();
     tensorOfRemote[arg] = id;
     return;
   }

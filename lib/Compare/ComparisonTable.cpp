@@ -111,6 +111,17 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
                                             : "yes");
     table.rows.push_back(std::move(row));
   }
+  // A plan that refined the op order is measured against the bounds of
+  // the order it runs, which the header's do not show.
+  for (const PolicyRun &run : comparison.runs)
+    if (run.bounds &&
+        run.bounds->deadlineSeconds != comparison.bounds.deadlineSeconds)
+      table.notes.push_back(
+          llvm::formatv("{0}: GAP TO BOUND against the deadlines of the op "
+                        "order it runs, {1}",
+                        stringifyComparedPolicy(run.policy),
+                        formatSeconds(run.bounds->deadlineSeconds))
+              .str());
   for (const SkippedPolicy &skipped : comparison.skipped)
     table.notes.push_back(llvm::formatv("{0}: not run: {1}",
                                         stringifyComparedPolicy(skipped.policy),

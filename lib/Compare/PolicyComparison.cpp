@@ -207,13 +207,19 @@ static PassOptions getPassOptions(const ComparisonOptions &options) {
                                                 options.budget);
 }
 
+/// Whether `policy` runs the `--hyperoffload` pipeline, which refines the
+/// op order around the plan.
+static bool isPipelinePolicy(ComparedPolicy policy) {
+  return policy == ComparedPolicy::HyperOffload ||
+         policy == ComparedPolicy::HyperOffloadScheduleOnly;
+}
+
 /// Plans `module` with `policy`, as utils/compare-policies.py does.
 static LogicalResult plan(ModuleOp module, ComparedPolicy policy,
                           OffloadPolicy plannerPolicy,
                           const ComparisonOptions &options, bool everyLink) {
   PassManager pm(module->getName());
-  bool pipeline = policy == ComparedPolicy::HyperOffload ||
-                  policy == ComparedPolicy::HyperOffloadScheduleOnly;
+  bool pipeline = isPipelinePolicy(policy);
   if (pipeline) {
     auto lowerPeak = getPassOptions<RefineOrderOptions>(options);
     lowerPeak.hideStalls = false;
@@ -505,6 +511,17 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
       comparison.baseline = run->result;
       comparison.baselineSteps = run->steps;
     }
+    // The deadlines follow the op order, which the pipeline refines: such
+    // a plan is measured against the bound of the order it runs, as
+    // `--ho-report` on the planned file measures it. The arguments it put
+    // in a tier count as the device arguments they were.
+    if (run->planned && isPipelinePolicy(policy))
+      if (FailureOr<FunctionOpInterface> planned =
+              getComparedFunction(*run->planned);
+          succeeded(planned))
+        run->bounds =
+            computeLowerBounds(planned->getFunctionBody().front(),
+                               comparison.simulatedTarget, comparison.budget);
     comparison.runs.push_back(std::move(*run));
   }
   // vLLM runs as many sequences as its blocks hold, at the paged run's

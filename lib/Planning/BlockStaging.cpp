@@ -56,8 +56,11 @@ bool ho::stageSelectedBlocks(func::FuncOp function,
       remote.push_back(arg);
   if (remote.empty())
     return false;
-  for (BlockArgument arg : remote)
+  for (BlockArgument arg : remote) {
     arg.setType(RemoteType::get(cast<TensorType>(arg.getType()), staging.tier));
+    function.setArgAttr(arg.getArgNumber(), kPlacedByPlanAttrName,
+                        UnitAttr::get(function.getContext()));
+  }
 
   OpBuilder builder(function.getContext());
   // The previous gather's selection predicts the next one's when it has

@@ -34,6 +34,8 @@ void PlanWriter::makeArgumentsRemote(ArrayRef<RemoteArgument> arguments) {
     auto tensor = cast<TensorType>(arg.getType());
     replaceUnreadUsesWithEmpty(arg, liveness, builder);
     arg.setType(RemoteType::get(tensor, remote.tier));
+    function.setArgAttr(remote.index, kPlacedByPlanAttrName,
+                        builder.getUnitAttr());
     remoteTier[liveness.lookup(arg)->id] = remote.tier;
     if (remote.storeBackWaitBefore)
       storeBackWaits[liveness.lookup(arg)->id] = *remote.storeBackWaitBefore;

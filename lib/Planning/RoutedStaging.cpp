@@ -41,8 +41,11 @@ bool ho::stageRoutedExperts(func::FuncOp function,
         remote.insert(cast<BlockArgument>(expert));
   if (remote.empty())
     return false;
-  for (BlockArgument arg : remote)
+  for (BlockArgument arg : remote) {
     arg.setType(RemoteType::get(cast<TensorType>(arg.getType()), staging.tier));
+    function.setArgAttr(arg.getArgNumber(), kPlacedByPlanAttrName,
+                        UnitAttr::get(function.getContext()));
+  }
 
   OpBuilder builder(function.getContext());
   Value previousSelection;

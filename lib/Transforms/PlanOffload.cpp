@@ -14,6 +14,7 @@
 #include "hyperoffload/Dialect/HO/HOOps.h"
 #include "hyperoffload/Planning/PlanSelection.h"
 #include "hyperoffload/Simulation/Report.h"
+#include "hyperoffload/Target/MemoryBudget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -127,6 +128,18 @@ void PlanOffloadPass::runOnOperation() {
     return signalPassFailure();
   }
   PlanSelector selector(policy, leastMemory, predictorAccuracy);
+  // Without a budget a plan is for the whole HBM, where most functions fit
+  // and nothing moves: say so rather than leave the IR as it was unasked.
+  if (budget.empty() &&
+      (policy == OffloadPolicy::HyperOffload || policy == OffloadPolicy::Exact))
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isExternal()) {
+        emitRemark(function.getLoc())
+            << "no budget given: planning for the whole HBM of '" << target.name
+            << "', " << formatBytes(options.budget)
+            << "; budget= plans for less";
+        break;
+      }
 
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())

@@ -31,11 +31,14 @@ using namespace mlir;
 using namespace mlir::ho;
 
 namespace {
-/// The static memory plan's attributes, which mean nothing without it.
+/// The plan's attributes, which mean nothing without it: the static memory
+/// plan's, and which arguments it put in a tier.
 void removePlanAttributes(func::FuncOp function) {
   function->removeAttr(kArenaSizeAttrName);
-  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
     function.removeArgAttr(i, kArgOffsetAttrName);
+    function.removeArgAttr(i, kPlacedByPlanAttrName);
+  }
   function.getFunctionBody().walk(
       [](Operation *op) { op->removeDiscardableAttr(kOffsetsAttrName); });
 }

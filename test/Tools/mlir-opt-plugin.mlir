@@ -44,7 +44,7 @@
 // the cache stays in the pool until w1's result is gone, comes back while w3
 // runs, and returns to the pool; every device buffer has its offset.
 // CHECK-LABEL: func.func @kv_cache
-// CHECK-SAME: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}
+// CHECK-SAME: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "kv_cache"}
 // CHECK-SAME: attributes {ho.arena_size = [[ARENA:[0-9]+]] : i64}
 // CHECK: ho.compute "w2"
 // CHECK-NEXT: ho.prefetch {{.*}}ho.offsets = array<i64: [[OFFSET:[0-9]+]]>

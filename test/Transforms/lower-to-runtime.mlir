@@ -75,7 +75,7 @@ func.func @unplaced(%x: tensor<4xf32>) -> !ho.remote<tensor<4xf32>> {
 }
 
 // PIPELINE-LABEL: func.func @kv_cache
-// PIPELINE-SAME: i64 {ho.role = "kv_cache"}
+// PIPELINE-SAME: i64 {ho.placed_by_plan, ho.role = "kv_cache"}
 // PIPELINE-SAME: -> (tensor<4xf32>, i64)
 // PIPELINE: call @ho_prefetch_start
 // PIPELINE: call @ho_event_wait

@@ -14,7 +14,7 @@
 // PASSES-NEXT: ho-verify-schedule{budget=1GB
 
 // CHECK-LABEL: func.func @kv_cache
-// CHECK-SAME: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}
+// CHECK-SAME: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "kv_cache"}
 // CHECK-SAME: attributes {ho.arena_size = [[ARENA:[0-9]+]] : i64}
 // CHECK: ho.prefetch {{.*}}ho.offsets = array<i64: [[OFFSET:[0-9]+]]>
 // CHECK: ho.await

@@ -6,7 +6,7 @@
 // naive: the cache is fetched right before its use, with no lookahead, and
 // whatever the budget.
 // NAIVE-LABEL: func.func @kv_cache
-// NAIVE-SAME: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}
+// NAIVE-SAME: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "kv_cache"}
 // NAIVE: ho.compute "w3"
 // NAIVE-NEXT: %[[F:.+]] = ho.prefetch
 // NAIVE-NEXT: %[[T:.+]] = ho.await %[[F]]

@@ -10,7 +10,7 @@
 // RUN: hyperoffload-opt %s --hyperoffload="hw=%S/Inputs/round-numbers.json budget=2MB" | hyperoffload-opt --ho-lower-to-runtime | FileCheck %s --check-prefix=CALLS
 
 // STAGED-LABEL: func.func @decode
-// STAGED-SAME: %[[CACHE:[^:]+]]: !ho.remote<tensor<1x16x62500xf32>> {ho.role = "kv_cache"}
+// STAGED-SAME: %[[CACHE:[^:]+]]: !ho.remote<tensor<1x16x62500xf32>> {ho.placed_by_plan, ho.role = "kv_cache"}
 // STAGED-SAME: -> (tensor<62500xf32>, !ho.remote<tensor<1x16x62500xf32>>)
 // STAGED: %[[SEL:.+]] = ho.compute "select"
 // STAGED-NEXT: %[[F:.+]] = ho.prefetch_blocks %[[CACHE]][%[[SEL]]] {axis = 1 : i64, block_size = 1 : i64}

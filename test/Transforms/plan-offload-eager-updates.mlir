@@ -16,7 +16,7 @@
 // (2-2.5 ms), before f2 needs the room. %g dies at "u" and nothing else
 // moves: six ops, 6 ms, no stall.
 // CHECK-LABEL: func.func @update_state
-// CHECK-SAME: (%[[X:.+]]: tensor<250000xf32>, %[[S:.+]]: !ho.remote<tensor<125000xf32>> {ho.role = "optimizer_state"})
+// CHECK-SAME: (%[[X:.+]]: tensor<250000xf32>, %[[S:.+]]: !ho.remote<tensor<125000xf32>> {ho.placed_by_plan, ho.role = "optimizer_state"})
 // CHECK-SAME: -> (tensor<250000xf32>, !ho.remote<tensor<125000xf32>>)
 // CHECK: %[[FS:.+]] = ho.prefetch %[[S]]
 // CHECK: %[[G:.+]] = ho.compute "g"(%[[X]])

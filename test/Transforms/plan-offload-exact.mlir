@@ -15,7 +15,7 @@
 // cannot start before w2 has freed its operand, so no plan is faster.
 // CHECK: remark: exact plan: optimal, 5.000 ms a step ({{[0-9]+}} plans simulated over {{[0-9]+}} gaps)
 // CHECK-LABEL: func.func @kv_cache(%arg0
-// CHECK-SAME: %[[KV:.+]]: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}
+// CHECK-SAME: %[[KV:.+]]: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "kv_cache"}
 // CHECK: ho.compute "w2"
 // CHECK-NEXT: %[[F:.+]] = ho.prefetch %[[KV]]
 // CHECK-NEXT: ho.compute "w3"

@@ -16,7 +16,7 @@
 // Without offload the peak is 6 MB (the arguments and the returned %b
 // stay).
 // CHECK-LABEL: func.func @serial
-// CHECK-SAME: (%[[X:.+]]: !ho.remote<tensor<250000xf32>>, %[[W:.+]]: !ho.remote<tensor<250000xf32>> {ho.role = "weight"})
+// CHECK-SAME: (%[[X:.+]]: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan}, %[[W:.+]]: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "weight"})
 // CHECK-SAME: -> (!ho.remote<tensor<250000xf32>>, !ho.remote<tensor<250000xf32>>)
 // CHECK-DAG: %[[FX:.+]] = ho.prefetch %[[X]]
 // CHECK-DAG: %[[FW:.+]] = ho.prefetch %[[W]]

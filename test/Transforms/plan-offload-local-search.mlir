@@ -38,7 +38,7 @@
 // GREEDY-LABEL: @kept_inputs simulation
 // GREEDY:       step time       35.016 ms
 // GREEDY:       stalls          17.966 ms in 3 stalls
-// GREEDY-LABEL: func.func @kept_inputs(%arg0: !ho.remote<tensor<4000xf32>>,
+// GREEDY-LABEL: func.func @kept_inputs(%arg0: !ho.remote<tensor<4000xf32>> {ho.placed_by_plan},
 // GREEDY:         %[[X:.+]] = ho.prefetch %arg0
 // GREEDY:         %[[FETCHED:.+]] = ho.await %[[X]]
 // GREEDY-NEXT:    ho.compute "a"(%[[FETCHED]])

@@ -10,7 +10,7 @@
 
 // With 3.1 MB, two experts stay; the two others share one slot (one pick).
 // HALF-LABEL: func.func @moe
-// HALF-SAME: %[[E0:[^:]+]]: tensor<250000xf32> {ho.role = "weight"}, %[[E1:[^:]+]]: tensor<250000xf32> {ho.role = "weight"}, %[[E2:[^:]+]]: !ho.remote<tensor<250000xf32>> {ho.role = "weight"}, %[[E3:[^:]+]]: !ho.remote<tensor<250000xf32>> {ho.role = "weight"}
+// HALF-SAME: %[[E0:[^:]+]]: tensor<250000xf32> {ho.role = "weight"}, %[[E1:[^:]+]]: tensor<250000xf32> {ho.role = "weight"}, %[[E2:[^:]+]]: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "weight"}, %[[E3:[^:]+]]: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "weight"}
 // HALF: %[[IDS:.+]] = ho.compute "topk"
 // HALF-NEXT: %[[F:.+]] = ho.prefetch_routed %[[IDS]] : tensor<1x1xi32> experts(%[[E2]], %[[E3]] : {{.*}}) {expert_ids = array<i64: 2, 3>, total_experts = 4 : i64} -> !ho.future<tensor<1x250000xf32>>
 // HALF-NEXT: ho.compute "shared"

@@ -56,7 +56,7 @@ func.func @reshaped(%x: tensor<500x500xf32>) -> tensor<500x500xf32> {
 // An argument only handed back is never fetched: the caller gets its own
 // copy in the tier back.
 // CHECK-LABEL: func.func @passthrough
-// CHECK-SAME: (%[[A:.*]]: !ho.remote<tensor<2250000xf32>>) -> !ho.remote<tensor<2250000xf32>>
+// CHECK-SAME: (%[[A:.*]]: !ho.remote<tensor<2250000xf32>> {ho.placed_by_plan}) -> !ho.remote<tensor<2250000xf32>>
 // CHECK-NEXT: return %[[A]] : !ho.remote<tensor<2250000xf32>>
 func.func @passthrough(%a: tensor<2250000xf32>) -> tensor<2250000xf32> {
   return %a : tensor<2250000xf32>

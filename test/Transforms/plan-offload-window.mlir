@@ -14,7 +14,7 @@
 // starts and layer 2's when layer 1 starts; layer 0's weight cannot be
 // fetched earlier than the first op. The input is not a weight and stays.
 // CHECK-LABEL: func.func @layers
-// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<4xf32> {ho.role = "input"}, %[[W0:[a-z0-9]+]]: !ho.remote<tensor<1024xf32>> {ho.role = "weight"}, %[[W1:[a-z0-9]+]]: !ho.remote<tensor<1024xf32>> {ho.role = "weight"}, %[[W2:[a-z0-9]+]]: !ho.remote<tensor<1024xf32>> {ho.role = "weight"})
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<4xf32> {ho.role = "input"}, %[[W0:[a-z0-9]+]]: !ho.remote<tensor<1024xf32>> {ho.placed_by_plan, ho.role = "weight"}, %[[W1:[a-z0-9]+]]: !ho.remote<tensor<1024xf32>> {ho.placed_by_plan, ho.role = "weight"}, %[[W2:[a-z0-9]+]]: !ho.remote<tensor<1024xf32>> {ho.placed_by_plan, ho.role = "weight"})
 // CHECK: ho.prefetch %[[W0]]
 // CHECK-NEXT: ho.prefetch %[[W1]]
 // CHECK-NEXT: ho.await

@@ -11,7 +11,7 @@
 // the op that starts at 2 ms, after %big has died. The updated cache goes
 // back to the pool after its last use and is returned remote.
 // CHECK-LABEL: func.func @kv_cache
-// CHECK-SAME: %[[KV:[a-z0-9]+]]: !ho.remote<tensor<250000xf32>> {ho.role = "kv_cache"}
+// CHECK-SAME: %[[KV:[a-z0-9]+]]: !ho.remote<tensor<250000xf32>> {ho.placed_by_plan, ho.role = "kv_cache"}
 // CHECK-SAME: -> (tensor<4xf32>, !ho.remote<tensor<250000xf32>>)
 // CHECK: ho.compute "w1"
 // CHECK: ho.compute "w2"

@@ -114,6 +114,11 @@ struct PolicyRun {
   /// The module the policy planned; null for the policies that run the
   /// input as it is (none and the runtimes). `result` points into it.
   OwningOpRef<ModuleOp> planned;
+  /// The lower bounds of the program the run executes, where that is not
+  /// the input's: a `hyperoffload` plan refines the op order (and may
+  /// rewrite the program), and the deadlines follow the order. Null for the
+  /// runs that keep the input's order, whose bounds are the input's.
+  std::optional<LowerBounds> bounds;
   /// Wall-clock seconds spent planning and simulating.
   double seconds = 0;
   /// Functions with ho.routed ops: the run over drawn steps and devices;
@@ -173,13 +178,18 @@ struct PolicyComparison {
   /// The bound the run is measured against: the time bound or, where
   /// higher, the deadlines for where the run finds the arguments.
   double getTimeBound(const PolicyRun &run) const {
-    return bounds.getTighterTimeSeconds(
+    return getBounds(run).getTighterTimeSeconds(
         getArgumentResidence(run.simulation.mode));
   }
   /// The run's step time over that bound, minus 1.
   std::optional<double> getGap(const PolicyRun &run) const {
-    return bounds.getGap(run.result.stepTime,
-                         getArgumentResidence(run.simulation.mode));
+    return getBounds(run).getGap(run.result.stepTime,
+                                 getArgumentResidence(run.simulation.mode));
+  }
+  /// The bounds of the program `run` executes: the input's unless the run
+  /// reordered it. `--ho-report` on the planned file reports the same.
+  const LowerBounds &getBounds(const PolicyRun &run) const {
+    return run.bounds ? *run.bounds : bounds;
   }
   /// Whether every allocation of the run fit in the budget.
   bool fits(const PolicyRun &run) const { return !run.result.outOfMemory; }

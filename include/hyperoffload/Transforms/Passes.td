@@ -435,7 +435,8 @@ def PlanOffload : Pass<"ho-plan-offload", "::mlir::ModuleOp"> {
   let options = !listconcat(TargetOptions, [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
            "Device memory the plan must fit in: bytes with a unit (48GiB), "
-           "a fraction of the HBM capacity (0.75) or a percentage (75%)">,
+           "a fraction of the HBM capacity (0.75) or a percentage (75%); "
+           "without it, the whole HBM (a remark says so)">,
     Option<"policy", "policy", "::mlir::ho::OffloadPolicy",
            /*default=*/"::mlir::ho::OffloadPolicy::HyperOffload",
            "Planning policy",

@@ -107,6 +107,21 @@ LogicalResult HODialect::verifyRegionArgAttribute(Operation *op, unsigned,
                          << copyType;
     return success();
   }
+  if (name == kPlacedByPlanAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return emitError() << "'" << name << "' must be a unit attribute";
+    // A remote, or once ho-lower-to-runtime has run, the i64 handle of one.
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function)
+      return success();
+    Type type = function.getArgumentTypes()[argIndex];
+    if (!isa<RemoteType>(type) && !type.isInteger(64))
+      return emitError() << "'" << name
+                         << "' marks an argument the plan passes in a tier, "
+                            "so it must be a !ho.remote, but it is "
+                         << type;
+    return success();
+  }
   if (name != kArgOffsetAttrName)
     return success();
   auto offset = dyn_cast<IntegerAttr>(attribute.getValue());

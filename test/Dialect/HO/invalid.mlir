@@ -431,3 +431,17 @@ func.func @tier_copy_of_other_type(%a: tensor<4xf32>, %b: !ho.remote<tensor<8xf3
 func.func @tier_copy_of_not_remote(%a: tensor<4xf32>, %b: tensor<4xf32> {ho.tier_copy_of = 0 : i64}) {
   return
 }
+
+// -----
+
+// expected-error @below {{argument #0: 'ho.placed_by_plan' must be a unit attribute}}
+func.func @placed_by_plan_not_unit(%a: !ho.remote<tensor<4xf32>> {ho.placed_by_plan = 1 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{argument #0: 'ho.placed_by_plan' marks an argument the plan passes in a tier, so it must be a !ho.remote, but it is 'tensor<4xf32>'}}
+func.func @placed_by_plan_on_device(%a: tensor<4xf32> {ho.placed_by_plan}) {
+  return
+}

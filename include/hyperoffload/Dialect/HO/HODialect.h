@@ -20,6 +20,13 @@ inline constexpr llvm::StringLiteral kConstantAttrName = "ho.constant";
 /// whose value it holds, in a tier. A runtime without a plan keeps such a
 /// copy of what the caller passes on the device (ho-replay-reactive).
 inline constexpr llvm::StringLiteral kTierCopyOfAttrName = "ho.tier_copy_of";
+/// On a `!ho.remote` function argument (a unit attribute): the program the
+/// plan was made from took it on the device, and the plan passes it in the
+/// tier. The lower bounds count it as the device argument it was, so that
+/// a planned file is measured against the bound of its program, the one
+/// `hyperoffload compare` reports.
+inline constexpr llvm::StringLiteral kPlacedByPlanAttrName =
+    "ho.placed_by_plan";
 
 /// A static memory plan (see Analysis/MemoryPlan.h): on an op, the offset of
 /// each result's buffer in the arena, -1 for a result without a buffer of

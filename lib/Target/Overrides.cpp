@@ -7,6 +7,8 @@
 
 #include "TargetFormat.h"
 
+#include "hyperoffload/Support/DidYouMean.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,6 +51,10 @@ static std::string listFields(ArrayRef<StringRef> objectPath,
   std::string list = llvm::join(names, ", ");
   if (isLinkLevel(objectPath))
     list += (", " + kBandwidthShorthand + " (both directions)").str();
+  // `links.bandwidth_gbps` sets every link at once.
+  if (objectPath.size() == 1 && objectPath[0] == "links")
+    list +=
+        (", " + kBandwidthShorthand + " (every link, both directions)").str();
   return list;
 }
 
@@ -112,11 +118,16 @@ Error ho::applyTargetOverride(Target &target, StringRef assignment) {
                                            field + "'");
     bool isShorthand = isLinkLevel(prefix) && field == kBandwidthShorthand &&
                        i + 1 == path.size();
-    if (!llvm::is_contained(*names, field) && !isShorthand)
+    if (!llvm::is_contained(*names, field) && !isShorthand) {
+      SmallVector<StringRef> candidates(names->begin(), names->end());
+      if (isLinkLevel(prefix) || (prefix.size() == 1 && prefix[0] == "links"))
+        candidates.push_back(kBandwidthShorthand);
       return overrideError(assignment,
                            "unknown field '" + pathText +
                                "'; valid fields at " + describeLevel(prefix) +
-                               " are: " + listFields(prefix, *names));
+                               " are: " + listFields(prefix, *names) +
+                               suggestName(field, candidates));
+    }
     if (i + 1 == path.size())
       break;
     // Absent objects (a link the target lacks) are created; reading back

@@ -2,6 +2,7 @@
 
 #include "hyperoffload/Target/Target.h"
 
+#include "hyperoffload/Support/DidYouMean.h"
 #include "hyperoffload/Target/JSONInput.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -72,7 +73,8 @@ Expected<Target> ho::loadTarget(StringRef presetOrPath) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         toString(preset.takeError()) +
-            "; to read a file, give a path ending in .json");
+            "; to read a file, give a path ending in .json" +
+            suggestName(presetOrPath, getTargetPresetNames()));
   }
   Expected<std::string> text = readJSONInputFile(presetOrPath);
   if (!text)

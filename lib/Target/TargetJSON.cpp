@@ -8,6 +8,7 @@
 
 #include "TargetFormat.h"
 
+#include "hyperoffload/Support/DidYouMean.h"
 #include "hyperoffload/Target/JSONInput.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -127,23 +128,6 @@ static std::string describe(const json::Value &value) {
   if (value.getAsObject())
     return "an object";
   return llvm::formatv("{0}", value).str(); // a string, a boolean or null
-}
-
-/// The valid name a user most likely meant: one that only adds the unit
-/// ("latency" -> "latency_us"), or else the closest within three edits.
-static StringRef getSuggestion(StringRef unknown, ArrayRef<StringRef> names) {
-  for (StringRef name : names)
-    if (name.starts_with(unknown) &&
-        name.drop_front(unknown.size()).starts_with("_"))
-      return name;
-  StringRef closest;
-  unsigned best = 4;
-  for (StringRef name : names) {
-    unsigned distance = unknown.edit_distance(name, true, best - 1);
-    if (distance < best)
-      std::tie(best, closest) = std::make_pair(distance, name);
-  }
-  return closest;
 }
 
 namespace {
@@ -300,9 +284,7 @@ private:
     std::string detail =
         llvm::formatv("; valid {0} are: {1}", areTiers ? "tiers" : "fields",
                       llvm::join(names, ", "));
-    StringRef closest = getSuggestion(*unknown, names);
-    if (!closest.empty())
-      detail += ("; did you mean '" + closest + "'?").str();
+    detail += suggestName(*unknown, names);
     return fail(path.field(*unknown),
                 areTiers ? StringLiteral("unknown memory tier")
                          : StringLiteral("unknown field"),

@@ -5,10 +5,12 @@
 #include "Models.h"
 
 #include "hyperoffload/Dialect/HO/HODialect.h"
+#include "hyperoffload/Support/DidYouMean.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -118,11 +120,12 @@ llvm::Error workloads::checkDivides(llvm::StringRef option, int64_t divisor,
 }
 
 static llvm::Error unknownModel(llvm::StringRef name) {
-  std::string known;
+  SmallVector<llvm::StringRef> known;
   for (const ModelInfo &model : kModels)
-    known += (known.empty() ? "" : ", ") + model.name.str();
-  return optionError("model", "unknown model '" + name +
-                                  "'; known models are: " + known);
+    known.push_back(model.name);
+  return optionError("model",
+                     "unknown model '" + name + "'; known models are: " +
+                         llvm::join(known, ", ") + suggestName(name, known));
 }
 
 /// Checks what does not depend on the model.

@@ -1,6 +1,7 @@
 //===- ComparisonArgs.cpp - What `compare` and `sweep` run on -------------===//
 
 #include "ComparisonArgs.h"
+#include "OneOf.h"
 
 #include "hyperoffload/InputGuards.h"
 #include "hyperoffload/Target/MemoryBudget.h"
@@ -46,6 +47,7 @@ void ComparisonArgs::addTo(CLI::App &command) {
                     .add_option("--model", model,
                                 "A model that `hyperoffload model list` shows")
                     ->type_name("NAME")
+                    ->check(oneOf(getModelNames()).description(""))
                     ->excludes(fileOption)
                     ->group(input);
   scenarioOption =
@@ -54,7 +56,7 @@ void ComparisonArgs::addTo(CLI::App &command) {
                       "A named scenario (see `model list`); the workload "
                       "options override its settings")
           ->type_name("NAME")
-          ->check(CLI::IsMember(getScenarioNames()).description(""))
+          ->check(oneOf(getScenarioNames()).description(""))
           ->excludes(fileOption)
           ->excludes(modelOption)
           ->group(input);
@@ -83,7 +85,7 @@ void ComparisonArgs::addTo(CLI::App &command) {
                   "The policies to run, in order (default: all of them)")
       ->type_name("LIST")
       ->delimiter(',')
-      ->check(CLI::IsMember(getPolicyNames()));
+      ->check(oneOf(getPolicyNames()));
   command
       .add_option("--perturb", perturb,
                   "Plan for --hw, then score every plan on hardware with the "

@@ -1,6 +1,7 @@
 //===- ModelCommand.cpp - `hyperoffload model` ----------------------------===//
 
 #include "ModelCommand.h"
+#include "OneOf.h"
 #include "Table.h"
 #include "WorkloadFlags.h"
 
@@ -195,14 +196,15 @@ static void addEmitCommand(CLI::App &model, Action &action) {
   CLI::Option *modelName =
       emit->add_option("MODEL", args->model,
                        "A model that `hyperoffload model list` shows")
-          ->type_name("");
+          ->type_name("")
+          ->check(oneOf(getModelNames()).description(""));
   CLI::Option *scenario =
       emit->add_option("--scenario", args->scenario,
                        "Emit a named scenario instead of MODEL (see `model "
                        "list`); the options below override its settings")
           ->type_name("NAME")
           // The names go in the error message, not in the help.
-          ->check(CLI::IsMember(getScenarioNames()).description(""))
+          ->check(oneOf(getScenarioNames()).description(""))
           ->excludes(modelName);
   emit->add_option("-o,--output", args->output, "Output file, - for stdout")
       ->capture_default_str();
@@ -222,7 +224,8 @@ static void addStatsCommand(CLI::App &model, Action &action) {
   CLI::App *stats = model.add_subcommand(
       "stats", "Print the parameter counts and KV-cache size of models");
   stats->add_option("MODEL", args->models, "Models (default: all of them)")
-      ->type_name("");
+      ->type_name("")
+      ->check(oneOf(getModelNames()).description(""));
   args->flags.addTypeOptionsTo(*stats);
   stats->callback(
       [&action, args] { action = [args] { return runStats(*args); }; });

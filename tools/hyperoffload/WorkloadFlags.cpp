@@ -1,6 +1,7 @@
 //===- WorkloadFlags.cpp - Command-line options of a workload -------------===//
 
 #include "WorkloadFlags.h"
+#include "OneOf.h"
 
 #include <CLI/CLI.hpp>
 
@@ -70,7 +71,7 @@ void WorkloadFlags::addShapeOptionsTo(CLI::App &command) {
       command.add_option("--mode", mode,
                          "What the graph computes: one decode step, a prefill "
                          "pass or a training step");
-  option->check(CLI::IsMember(
+  option->check(oneOf(
       namesOf({Mode::Decode, Mode::Prefill, Mode::Train}, stringifyMode)));
   option->capture_default_str()->group(group);
   onGiven(option, [this](WorkloadOptions &o) { o.mode = *parseMode(mode); });
@@ -94,8 +95,8 @@ void WorkloadFlags::addShapeOptionsTo(CLI::App &command) {
   option = command.add_option(
       "--attention", attention,
       "DeepSeek-V3 attention: full MLA or Native Sparse Attention");
-  option->check(CLI::IsMember(namesOf({AttentionKind::Full, AttentionKind::NSA},
-                                      stringifyAttentionKind)));
+  option->check(oneOf(namesOf({AttentionKind::Full, AttentionKind::NSA},
+                              stringifyAttentionKind)));
   option->capture_default_str()->group(group);
   onGiven(option, [this](WorkloadOptions &o) {
     o.attention = *parseAttentionKind(attention);
@@ -149,7 +150,7 @@ void WorkloadFlags::addTypeOptionsTo(CLI::App &command) {
                      std::optional<DType> WorkloadOptions::*field,
                      const char *help) {
     CLI::Option *option = command.add_option(name, value, help);
-    option->check(CLI::IsMember(dtypeNames()));
+    option->check(oneOf(dtypeNames()));
     option->group("Element types (default: the model's)");
     onGiven(option, [&value, field](WorkloadOptions &o) {
       o.*field = *parseDType(value);
@@ -189,6 +190,13 @@ const CLI::Option *WorkloadFlags::getFirstGiven() const {
     if (option->count() > 0)
       return option;
   return nullptr;
+}
+
+std::vector<std::string> cli::getModelNames() {
+  std::vector<std::string> names;
+  for (const ModelInfo &model : getModels())
+    names.push_back(model.name.str());
+  return names;
 }
 
 std::vector<std::string> cli::getScenarioNames() {

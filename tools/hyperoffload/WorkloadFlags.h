@@ -64,6 +64,8 @@ private:
   std::vector<std::pair<CLI::Option *, Setter>> setters;
 };
 
+/// The names of the models, for `MODEL` and `--model`.
+std::vector<std::string> getModelNames();
 /// The names of the named scenarios, for `--scenario`.
 std::vector<std::string> getScenarioNames();
 

@@ -43,8 +43,8 @@ static std::string getCommandPath(const CLI::App &app) {
 /// A command line CLI11 rejected, in the tool's own error style.
 static int reportUsageError(const CLI::App &app, const CLI::ParseError &error) {
   std::string command = getCommandPath(app);
-  llvm::errs() << "hyperoffload: error: " << error.what() << "; see `"
-               << command << " --help`\n";
+  llvm::errs() << "hyperoffload: error: " << error.what() << " (see `"
+               << command << " --help`)\n";
   return kUsageError;
 }
 

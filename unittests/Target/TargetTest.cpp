@@ -483,14 +483,17 @@ TEST(TargetOverrides, BadPaths) {
             "'links.pool.bandwith_gbps'; valid fields at 'links.pool' are: "
             "bandwidth_to_device_gbps, bandwidth_from_device_gbps, latency_us, "
             "queues_per_direction, issue_overhead_us, hbm_contention, "
-            "capacity_gib, bandwidth_gbps (both directions)");
+            "capacity_gib, bandwidth_gbps (both directions); did you mean "
+            "'bandwidth_gbps'?");
   EXPECT_EQ(errorOf(applyTargetOverride(t, "devices.x=1")),
             "override 'devices.x=1': unknown field 'devices.x'; valid fields "
-            "at the top level are: name, description, device, links");
+            "at the top level are: name, description, device, links; did you "
+            "mean 'device'?");
+  // Under `links`, the shorthand for every link is a field too.
   EXPECT_EQ(errorOf(applyTargetOverride(t, "links.nvme.latency_us=1")),
             "override 'links.nvme.latency_us=1': unknown field "
             "'links.nvme.latency_us'; valid fields at 'links' are: pool, "
-            "host, disk");
+            "host, disk, bandwidth_gbps (every link, both directions)");
   EXPECT_EQ(errorOf(applyTargetOverride(t, "links.pool=3")),
             "override 'links.pool=3': 'links.pool' is a group of fields; set "
             "one of: bandwidth_to_device_gbps, bandwidth_from_device_gbps, "

@@ -445,7 +445,8 @@ static std::string describeDiagnostic(Diagnostic &diagnostic) {
 }
 
 FailureOr<PolicyComparison>
-ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
+ho::comparePolicies(ModuleOp module, const ComparisonOptions &options,
+                    const ComparisonProgress &progress) {
   // An input no policy can take fails before any runs, as in the pipeline;
   // every policy sees embedded weights as the pipeline plans them: as
   // weights passed in.
@@ -471,6 +472,8 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
   llvm::ArrayRef<ComparedPolicy> policies = options.policies;
   if (policies.empty())
     policies = getComparedPolicies();
+  if (progress.started)
+    progress.started(comparison);
   // The baseline is the `none` run; simulate it apart when it is not asked
   // for (it costs one simulation).
   if (!llvm::is_contained(policies, ComparedPolicy::None)) {
@@ -481,6 +484,11 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
     comparison.baseline = std::move(baseline->result);
     comparison.baselineSteps = baseline->steps;
   }
+  size_t done = 0;
+  auto finished = [&](ComparedPolicy policy) {
+    if (progress.finished)
+      progress.finished(comparison, policy, ++done, policies.size());
+  };
   for (ComparedPolicy policy : policies) {
     // A policy that cannot run on this input gets a line saying why; the
     // rest still run. Only the baseline must run: its errors are the
@@ -505,6 +513,7 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
     }
     if (failed(run)) {
       comparison.skipped.push_back({policy, reason});
+      finished(policy);
       continue;
     }
     if (policy == ComparedPolicy::None) {
@@ -523,6 +532,7 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options) {
             computeLowerBounds(planned->getFunctionBody().front(),
                                comparison.simulatedTarget, comparison.budget);
     comparison.runs.push_back(std::move(*run));
+    finished(policy);
   }
   // vLLM runs as many sequences as its blocks hold, at the paged run's
   // settings.

@@ -11,8 +11,14 @@ using namespace mlir;
 using namespace mlir::ho;
 using namespace mlir::ho::cli;
 
-void cli::printComparisonTable(std::FILE *out, const ComparisonTable &cells) {
+void cli::printComparisonHeader(std::FILE *out, const ComparisonTable &cells) {
   fmt::print(out, "{}\n{}\n\n", cells.title, cells.bounds);
+}
+
+void cli::printComparisonTable(std::FILE *out, const ComparisonTable &cells,
+                               bool withHeader) {
+  if (withHeader)
+    printComparisonHeader(out, cells);
   std::vector<Table::Column> columns;
   for (const ComparisonTable::Column &column : cells.columns)
     columns.push_back({column.header, column.alignRight ? Table::Align::Right

@@ -16,8 +16,12 @@ struct ComparisonTable;
 
 namespace mlir::ho::cli {
 
-/// Prints the table's title, its bounds line and its rows to `out`.
-void printComparisonTable(std::FILE *out, const ComparisonTable &cells);
+/// Prints the table's title and its bounds line to `out`.
+void printComparisonHeader(std::FILE *out, const ComparisonTable &cells);
+/// Prints the table's header, as above unless `withHeader` is false (it was
+/// printed before the work), then its rows and notes.
+void printComparisonTable(std::FILE *out, const ComparisonTable &cells,
+                          bool withHeader = true);
 
 } // namespace mlir::ho::cli
 

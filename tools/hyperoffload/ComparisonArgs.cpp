@@ -235,10 +235,15 @@ ComparisonArgs::loadInput(MLIRContext &context,
   return std::move(*module);
 }
 
-ComparisonDiagnostics::ComparisonDiagnostics(MLIRContext &context)
+ComparisonDiagnostics::ComparisonDiagnostics(MLIRContext &context,
+                                             ProgressLine *progress)
     : printErrors(sourceMgr, &context),
-      dropWarnings(&context, [](Diagnostic &diag) {
-        return success(diag.getSeverity() != DiagnosticSeverity::Error);
+      dropWarnings(&context, [progress](Diagnostic &diag) {
+        if (diag.getSeverity() != DiagnosticSeverity::Error)
+          return success();
+        if (progress)
+          progress->clear();
+        return failure();
       }) {}
 
 std::unique_ptr<llvm::ToolOutputFile> cli::openOutput(llvm::StringRef path) {

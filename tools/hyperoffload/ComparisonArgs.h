@@ -9,6 +9,7 @@
 #ifndef HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_COMPARISONARGS_H
 #define HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_COMPARISONARGS_H
 
+#include "ProgressLine.h"
 #include "Support.h"
 #include "WorkloadFlags.h"
 
@@ -84,7 +85,9 @@ private:
 /// says so).
 class ComparisonDiagnostics {
 public:
-  explicit ComparisonDiagnostics(MLIRContext &context);
+  /// Errors erase `progress`, when given, before they print.
+  explicit ComparisonDiagnostics(MLIRContext &context,
+                                 ProgressLine *progress = nullptr);
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:

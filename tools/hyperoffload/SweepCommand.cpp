@@ -3,10 +3,9 @@
 #include "SweepCommand.h"
 #include "CompareTable.h"
 #include "ComparisonArgs.h"
+#include "ProgressLine.h"
 
 #include "hyperoffload/Compare/PolicySweep.h"
-
-#include "llvm/Support/Process.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,8 +15,6 @@ using namespace mlir::ho;
 using namespace mlir::ho::cli;
 
 namespace {
-enum class ProgressMode { Auto, Always, Never };
-
 struct SweepArgs {
   ComparisonArgs input;
   std::string vary;
@@ -30,20 +27,21 @@ struct SweepArgs {
 };
 } // namespace
 
-/// Draws "[#####.....] 5/10 FIELD=VALUE" over the previous bar on stderr,
-/// and clears the line after the last point.
-static void drawProgress(const SweepAxis &axis, size_t done, size_t total) {
+/// "[#####.....] 5/10, 1 min 02 s, about 1 min left; next: FIELD=VALUE":
+/// the points are alike, so the time per point so far says how long the
+/// rest take.
+static std::string describeProgress(const SweepAxis &axis, size_t done,
+                                    size_t total, double elapsed) {
   constexpr size_t kWidth = 30;
   size_t filled = total ? done * kWidth / total : kWidth;
   std::string bar(filled, '#');
   bar.resize(kWidth, '.');
-  if (done == total) {
-    fmt::print(stderr, "\r\033[K");
-  } else {
-    fmt::print(stderr, "\r[{}] {}/{} next: {}", bar, done, total,
-               getSweepOverride(axis, axis.values[done]));
-  }
-  std::fflush(stderr);
+  std::string text =
+      fmt::format("[{}] {}/{}, {}", bar, done, total, formatDuration(elapsed));
+  if (done > 0)
+    text += fmt::format(", about {} left",
+                        formatDuration(elapsed / done * (total - done)));
+  return text + "; next: " + getSweepOverride(axis, axis.values[done]);
 }
 
 static int runSweep(const SweepArgs &args) {
@@ -56,29 +54,25 @@ static int runSweep(const SweepArgs &args) {
     return 1;
 
   std::unique_ptr<MLIRContext> context = createContext();
-  ComparisonDiagnostics diagnostics(*context);
+  ProgressLine progress(args.progress);
+  ComparisonDiagnostics diagnostics(*context, &progress);
   FailureOr<OwningOpRef<ModuleOp>> module =
       args.input.loadInput(*context, diagnostics.getSourceMgr());
   if (failed(module))
     return 1;
 
   args.input.noteScenarioBudget();
-  bool showProgress = args.progress == ProgressMode::Always ||
-                      (args.progress == ProgressMode::Auto &&
-                       llvm::sys::Process::StandardErrIsDisplayed());
-  if (showProgress)
-    drawProgress(args.axis, 0, args.axis.values.size());
-  FailureOr<PolicySweep> sweep =
-      sweepPolicies(**module, args.input.getOptions(), args.axis,
-                    [&](size_t done, size_t total) {
-                      if (showProgress)
-                        drawProgress(args.axis, done, total);
-                    });
-  if (failed(sweep)) {
-    if (showProgress)
-      fmt::print(stderr, "\n");
+  progress.show(describeProgress(args.axis, 0, args.axis.values.size(), 0));
+  FailureOr<PolicySweep> sweep = sweepPolicies(
+      **module, args.input.getOptions(), args.axis,
+      [&](size_t done, size_t total) {
+        if (done < total)
+          progress.show(describeProgress(args.axis, done, total,
+                                         progress.getElapsedSeconds()));
+      });
+  progress.clear();
+  if (failed(sweep))
     return 1;
-  }
 
   // An output named "-" takes stdout instead of the table.
   bool tableOnStdout =
@@ -130,15 +124,7 @@ void cli::addSweepCommand(CLI::App &app, Action &action) {
       ->add_option("--html", args->htmlFile,
                    "Write a self-contained HTML page with the curves")
       ->type_name("FILE");
-  sweep
-      ->add_option("--progress", args->progress,
-                   "Show a progress bar on stderr: auto (when it is a "
-                   "terminal), always or never")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, ProgressMode>{{"auto", ProgressMode::Auto},
-                                              {"always", ProgressMode::Always},
-                                              {"never", ProgressMode::Never}}))
-      ->type_name("WHEN");
+  addProgressOption(*sweep, args->progress);
 
   sweep->callback([&action, args] {
     args->input.check();

@@ -23,6 +23,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -200,6 +201,17 @@ struct PolicyComparison {
   }
 };
 
+/// What a caller hears while a comparison runs, to show progress.
+struct ComparisonProgress {
+  /// The input's bounds are known; no policy has run yet.
+  std::function<void(const PolicyComparison &)> started;
+  /// `policy`, the `done`-th of `total`, has run (or could not: then the
+  /// comparison's `skipped` says why).
+  std::function<void(const PolicyComparison &, ComparedPolicy policy,
+                     size_t done, size_t total)>
+      finished;
+};
+
 /// Runs every policy of `options` on the function of `module` (which must
 /// hold exactly one function with a body), each on its own clone. First
 /// `module`'s embedded weights become arguments (ho-constants-as-arguments,
@@ -207,8 +219,9 @@ struct PolicyComparison {
 /// and the baseline point into it. Emits the
 /// error through the context's diagnostics and fails when the hardware,
 /// the budget or the function is invalid, or a pass or simulation fails.
-FailureOr<PolicyComparison> comparePolicies(ModuleOp module,
-                                            const ComparisonOptions &options);
+FailureOr<PolicyComparison>
+comparePolicies(ModuleOp module, const ComparisonOptions &options,
+                const ComparisonProgress &progress = {});
 
 /// The comparison as JSON, in the versioned schema of docs/Compare.md.
 llvm::json::Value comparisonToJSON(const PolicyComparison &comparison);

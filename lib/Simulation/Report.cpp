@@ -246,37 +246,77 @@ void ho::writeChromeTraceEvents(llvm::json::OStream &json,
   // Trace-event times are microseconds. Keys go in sorted order, as a
   // json::Value prints them.
   auto micros = [](double seconds) { return seconds * 1e6; };
-  llvm::StringMap<int64_t> trackIds;
-  auto trackId = [&](llvm::StringRef track) {
-    auto inserted = trackIds.try_emplace(track, trackIds.size() + 1);
-    int64_t id = inserted.first->second;
-    if (inserted.second)
-      json.object([&] {
-        json.attributeObject("args", [&] { json.attribute("name", track); });
-        json.attribute("name", "thread_name");
-        json.attribute("ph", "M");
-        json.attribute("pid", pid);
-        json.attribute("tid", id);
-      });
-    return id;
+  int64_t nextTid = 1;
+  auto nameTrack = [&](llvm::StringRef name) {
+    int64_t tid = nextTid++;
+    json.object([&] {
+      json.attributeObject("args", [&] { json.attribute("name", name); });
+      json.attribute("name", "thread_name");
+      json.attribute("ph", "M");
+      json.attribute("pid", pid);
+      json.attribute("tid", tid);
+    });
+    return tid;
   };
-  trackId("compute");
+  // Slices on one track must not overlap, but a link's queues run side by
+  // side: each event goes to the first track of its kind ("pool -> device",
+  // "pool -> device #2", ...) whose last slice has ended, so a link gets as
+  // many tracks as it ran transfers at once.
+  struct Lane {
+    int64_t tid;
+    double end;
+  };
+  llvm::StringMap<SmallVector<Lane, 2>> lanes;
+  auto getLane = [&](const TimelineEvent &event) {
+    SmallVector<Lane, 2> &trackLanes = lanes[event.track];
+    for (Lane &lane : trackLanes)
+      if (lane.end <= event.start) {
+        lane.end = event.end;
+        return lane.tid;
+      }
+    std::string name =
+        trackLanes.empty()
+            ? event.track
+            : llvm::formatv("{0} #{1}", event.track, trackLanes.size() + 1)
+                  .str();
+    trackLanes.push_back({nameTrack(name), event.end});
+    return trackLanes.back().tid;
+  };
+  getLane({TimelineEvent::Kind::Compute, "compute", "", 0, 0});
   static const char *const categories[] = {"compute", "stall", "allocator",
                                            "transfer", "host"};
-  for (const TimelineEvent &event : result.events) {
-    int64_t tid = trackId(event.track);
+  std::vector<const TimelineEvent *> ordered;
+  for (const TimelineEvent &event : result.events)
+    ordered.push_back(&event);
+  llvm::stable_sort(ordered,
+                    [](const TimelineEvent *a, const TimelineEvent *b) {
+                      return a->start < b->start;
+                    });
+  for (const TimelineEvent *event : ordered) {
+    int64_t tid = getLane(*event);
+    const char *category = categories[static_cast<unsigned>(event->kind)];
     json.object([&] {
       json.attributeObject("args", [&] {
-        if (event.bytes > 0)
-          json.attribute("bytes", event.bytes);
+        bool compute = event->kind == TimelineEvent::Kind::Compute;
+        if (compute)
+          json.attribute("bound", event->memoryBound ? "memory" : "compute");
+        if (event->bytes > 0)
+          json.attribute("bytes", event->bytes);
+        if (compute)
+          json.attribute("flops", event->flops);
+        json.attribute("kind", category);
+        // The op computed or waiting, or the one that issued the copy: its
+        // layer for the model graphs, else its source line.
+        if (event->op)
+          json.attribute("op", formatOpLocation(event->op));
       });
-      json.attribute("cat", categories[static_cast<unsigned>(event.kind)]);
-      json.attribute("dur", micros(event.end - event.start));
-      json.attribute("name", event.name);
+      json.attribute("cat", category);
+      json.attribute("dur", micros(event->end - event->start));
+      json.attribute("name", event->name);
       json.attribute("ph", "X");
       json.attribute("pid", pid);
       json.attribute("tid", tid);
-      json.attribute("ts", micros(event.start));
+      json.attribute("ts", micros(event->start));
     });
   }
   for (const MemorySample &sample : result.memory)

@@ -372,8 +372,13 @@ void TimelineSimulator::runOp(Operation *op) {
   double seconds = cost.getSecondsUnderContention(std::min(shareLost, 0.9));
   if (options.computeJitter > 0)
     seconds *= 1 + options.computeJitter * (2 * drawUniform() - 1);
-  addEvent(TimelineEvent::Kind::Compute, "compute", describeOp(op), now,
-           now + seconds, cost.bytes);
+  if (TimelineEvent *event =
+          addEvent(TimelineEvent::Kind::Compute, "compute", describeOp(op), now,
+                   now + seconds, cost.bytes)) {
+    event->op = op;
+    event->flops = cost.flops;
+    event->memoryBound = cost.memorySeconds > cost.computeSeconds;
+  }
   result.computeTime += seconds;
   now += seconds;
 }
@@ -474,12 +479,14 @@ LogicalResult TimelineSimulator::runAsWritten() {
 // Driver
 //===----------------------------------------------------------------------===//
 
-void TimelineSimulator::addEvent(TimelineEvent::Kind kind, std::string track,
-                                 std::string name, double start, double end,
-                                 int64_t bytes) {
-  if (options.recordTimeline && end > start)
-    result.events.push_back(
-        {kind, std::move(track), std::move(name), start, end, bytes});
+TimelineEvent *TimelineSimulator::addEvent(TimelineEvent::Kind kind,
+                                           std::string track, std::string name,
+                                           double start, double end,
+                                           int64_t bytes) {
+  if (!options.recordTimeline || end <= start)
+    return nullptr;
+  return &result.events.emplace_back(TimelineEvent{
+      kind, std::move(track), std::move(name), start, end, bytes, currentOp});
 }
 
 void TimelineSimulator::finishRun() {
@@ -517,12 +524,12 @@ void TimelineSimulator::finishRun() {
   if (!options.recordTimeline)
     return;
   for (const IssuedTransfer &transfer : issued)
-    result.events.push_back({TimelineEvent::Kind::Transfer,
-                             describeTrack(transfer.tier, transfer.direction),
-                             transfer.name,
-                             transfer.channel->getStartTime(transfer.id),
-                             transfer.channel->getEndTime(transfer.id),
-                             transfer.channel->getBytes(transfer.id)});
+    result.events.push_back(
+        {TimelineEvent::Kind::Transfer,
+         describeTrack(transfer.tier, transfer.direction), transfer.name,
+         transfer.channel->getStartTime(transfer.id),
+         transfer.channel->getEndTime(transfer.id),
+         transfer.channel->getBytes(transfer.id), transfer.op});
 }
 
 double TimelineSimulator::drawUniform() {

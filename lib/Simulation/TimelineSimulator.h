@@ -163,8 +163,11 @@ private:
   /// Keeps `residentByRecency` in step with the buffer's residency.
   void setResident(BufferId id, bool resident);
 
-  void addEvent(TimelineEvent::Kind kind, std::string track, std::string name,
-                double start, double end, int64_t bytes = 0);
+  /// Records an event about the op being run, when the run keeps its
+  /// timeline; returns it, or null.
+  TimelineEvent *addEvent(TimelineEvent::Kind kind, std::string track,
+                          std::string name, double start, double end,
+                          int64_t bytes = 0);
 
   Block &body;
   const Target &target;

@@ -39,40 +39,62 @@ struct CompareArgs {
 // Running a comparison
 //===----------------------------------------------------------------------===//
 
-/// Writes `<dir>/<policy>.json`, a Perfetto trace of each run, streamed:
-/// the paged runtime's can hold a million events.
+/// Writes the trace events of `run`, the `index`-th, as a process of its
+/// own named after the policy: traces opened side by side, or merged, tell
+/// their runs apart.
+static void writeRunTrace(llvm::json::OStream &json,
+                          const PolicyComparison &comparison,
+                          const PolicyRun &run, int64_t pid) {
+  json.object([&] {
+    json.attributeObject("args", [&] {
+      json.attribute("name",
+                     fmt::format("{} on {}",
+                                 stringifyComparedPolicy(run.policy).str(),
+                                 comparison.target.name));
+    });
+    json.attribute("name", "process_name");
+    json.attribute("ph", "M");
+    json.attribute("pid", pid);
+  });
+  writeChromeTraceEvents(json, run.result, pid);
+}
+
+/// Writes `path` holding the runs `write` adds, streamed: the paged
+/// runtime's can hold a million events.
+static int
+writeTraceFile(llvm::StringRef path,
+               llvm::function_ref<void(llvm::json::OStream &)> write) {
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutput(path);
+  if (!file)
+    return 1;
+  llvm::json::OStream json(file->os());
+  json.object([&] {
+    json.attribute("displayTimeUnit", "ms");
+    json.attributeArray("traceEvents", [&] { write(json); });
+  });
+  return writeOutput(*file, [](llvm::raw_ostream &os) { os << "\n"; });
+}
+
+/// Writes `<dir>/<policy>.json`, a Perfetto trace of each run, and
+/// `<dir>/all.json` with every run, one process each (process i+1 for the
+/// i-th run in both).
 static int writeTraces(llvm::StringRef dir,
                        const PolicyComparison &comparison) {
-  for (const PolicyRun &run : comparison.runs) {
-    llvm::StringRef name = stringifyComparedPolicy(run.policy);
+  for (auto [index, run] : llvm::enumerate(comparison.runs)) {
     llvm::SmallString<128> path(dir);
-    llvm::sys::path::append(path, name + ".json");
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutput(path);
-    if (!file)
-      return 1;
-    llvm::json::OStream json(file->os());
-    json.object([&] {
-      json.attribute("displayTimeUnit", "ms");
-      json.attributeArray("traceEvents", [&] {
-        // Name the process after the policy, so that traces opened side by
-        // side tell themselves apart.
-        json.object([&] {
-          json.attributeObject("args", [&] {
-            json.attribute("name", fmt::format("{} on {}", name.str(),
-                                               comparison.target.name));
-          });
-          json.attribute("name", "process_name");
-          json.attribute("ph", "M");
-          json.attribute("pid", 1);
-        });
-        writeChromeTraceEvents(json, run.result, /*pid=*/1);
-      });
-    });
-    if (int code =
-            writeOutput(*file, [](llvm::raw_ostream &os) { os << "\n"; }))
+    llvm::sys::path::append(path,
+                            stringifyComparedPolicy(run.policy) + ".json");
+    if (int code = writeTraceFile(path, [&](llvm::json::OStream &json) {
+          writeRunTrace(json, comparison, run, index + 1);
+        }))
       return code;
   }
-  return 0;
+  llvm::SmallString<128> path(dir);
+  llvm::sys::path::append(path, "all.json");
+  return writeTraceFile(path, [&](llvm::json::OStream &json) {
+    for (auto [index, run] : llvm::enumerate(comparison.runs))
+      writeRunTrace(json, comparison, run, index + 1);
+  });
 }
 
 /// "[3/10] 14 s: paged 65.542 ms, fits; next: naive": what the last policy

@@ -99,6 +99,13 @@ struct TimelineEvent {
   double start;
   double end;
   int64_t bytes = 0;
+  /// The op it is about: the one computed or waiting, or the one that
+  /// issued a transfer; null at entry and exit.
+  Operation *op = nullptr;
+  /// Compute: the op's FLOPs, and whether its bytes took longer than its
+  /// FLOPs at the roofline.
+  int64_t flops = 0;
+  bool memoryBound = false;
 };
 
 /// Device memory at one instant.

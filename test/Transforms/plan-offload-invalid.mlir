@@ -12,5 +12,5 @@ func.func @infeasible(%a: tensor<250000xf32>, %b: tensor<250000xf32>) -> tensor<
   return %y : tensor<4xf32>
 }
 
-// BUDGET: error: invalid budget option: invalid memory budget 'lots'
-// HW: error: invalid hw option: unknown target preset 'no-such-preset'
+// BUDGET: error: {{.*}}.mlir: invalid budget option: invalid memory budget 'lots'
+// HW: error: {{.*}}.mlir: invalid hw option: unknown target preset 'no-such-preset'

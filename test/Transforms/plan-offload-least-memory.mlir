@@ -45,7 +45,7 @@
 // REPORT-NEXT: stalls          6.000 ms in 6 stalls
 // REPORT: peak live       4.00 MB of a 4.00 MB budget
 // REPORT: memory bound    4.00 MB
-// POLICY: error: least-memory is a plan of policy=hyperoffload, not naive
+// POLICY: error: {{.*}}.mlir: least-memory is a plan of policy=hyperoffload, not naive
 func.func @serial(%x: tensor<250000xf32>, %w: tensor<250000xf32> {ho.role = "weight"})
     -> (tensor<250000xf32>, tensor<250000xf32>) {
   %a = ho.compute "a"(%x, %w) {flops = 1000000000 : i64, bytes = 0 : i64}

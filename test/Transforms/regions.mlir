@@ -33,7 +33,7 @@
 // PLANNED: out of memory   no
 
 // Below what the loop needs at once, no schedule fits.
-// TIGHT: error: loc("loop"): budget 3.50 MB is below what this op needs at once: 4.00 MB
+// TIGHT: error: loop: budget 3.50 MB is below what this op needs at once: 4.00 MB
 func.func @loop(%x: tensor<250000xf32>, %w: tensor<500000xf32>)
     -> tensor<250000xf32> {
   %c0 = arith.constant 0 : index

@@ -16,18 +16,18 @@
 // RUN: not hyperoffload-opt %s --ho-annotate-cost="hw=no-such-preset" 2>&1 | FileCheck %s --check-prefix=PRESET
 // RUN: not hyperoffload-opt %s --ho-explain-cost="hw=no-such-preset" 2>&1 | FileCheck %s --check-prefix=PRESET
 
-// PRESET: error: invalid hw option: unknown target preset 'no-such-preset'; valid presets are: ascend910c-supernode, ascend910c-host, h200-pcie5, gh200-c2c, ascend910c-supernode-shared, gh200-c2c-measured
-// NOFILE: error: invalid hw option: cannot read target file '{{.*}}does-not-exist.json': No such file or directory
-// SYNTAX: error: invalid hw option: {{.*}}not-json.json: invalid JSON at line 3, column 0
-// MISSING: error: invalid hw option: {{.*}}missing-field.json: device.hbm_bandwidth_gbps: missing required field (expected a positive number)
-// TYPE: error: invalid hw option: {{.*}}wrong-type.json: device.hbm_capacity_gib: expected a positive number, got "lots"
-// NEGATIVE: error: invalid hw option: {{.*}}negative-bandwidth.json: links.pool.bandwidth_to_device_gbps: expected a positive number, got -3
-// TIER: error: invalid hw option: {{.*}}unknown-tier.json: links.hbm: unknown memory tier; valid tiers are: pool, host, disk
-// FIELD: error: invalid hw-set option: override 'links.pool.bandwidth=3': unknown field 'links.pool.bandwidth'; valid fields at 'links.pool' are: bandwidth_to_device_gbps,
-// ZERO: error: invalid hw-set option: override 'device.hbm_bandwidth_gbps=0': {{.*}}device.hbm_bandwidth_gbps: expected a positive number, got 0
-// VALUE: error: invalid hw-set option: override 'device.hbm_bandwidth_gbps=fast': {{.*}}number
-// BUDGET: error: invalid budget option: invalid memory budget '2x': unknown unit 'x'
-// FRACTION: error: invalid budget option: invalid memory budget '1.5': a plain number is a fraction of the capacity and must not exceed 1
+// PRESET: error: {{.*}}.mlir: invalid hw option: unknown target preset 'no-such-preset'; valid presets are: ascend910c-supernode, ascend910c-host, h200-pcie5, gh200-c2c, ascend910c-supernode-shared, gh200-c2c-measured
+// NOFILE: error: {{.*}}.mlir: invalid hw option: cannot read target file '{{.*}}does-not-exist.json': No such file or directory
+// SYNTAX: error: {{.*}}.mlir: invalid hw option: {{.*}}not-json.json: invalid JSON at line 3, column 0
+// MISSING: error: {{.*}}.mlir: invalid hw option: {{.*}}missing-field.json: device.hbm_bandwidth_gbps: missing required field (expected a positive number)
+// TYPE: error: {{.*}}.mlir: invalid hw option: {{.*}}wrong-type.json: device.hbm_capacity_gib: expected a positive number, got "lots"
+// NEGATIVE: error: {{.*}}.mlir: invalid hw option: {{.*}}negative-bandwidth.json: links.pool.bandwidth_to_device_gbps: expected a positive number, got -3
+// TIER: error: {{.*}}.mlir: invalid hw option: {{.*}}unknown-tier.json: links.hbm: unknown memory tier; valid tiers are: pool, host, disk
+// FIELD: error: {{.*}}.mlir: invalid hw-set option: override 'links.pool.bandwidth=3': unknown field 'links.pool.bandwidth'; valid fields at 'links.pool' are: bandwidth_to_device_gbps,
+// ZERO: error: {{.*}}.mlir: invalid hw-set option: override 'device.hbm_bandwidth_gbps=0': {{.*}}device.hbm_bandwidth_gbps: expected a positive number, got 0
+// VALUE: error: {{.*}}.mlir: invalid hw-set option: override 'device.hbm_bandwidth_gbps=fast': {{.*}}number
+// BUDGET: error: {{.*}}.mlir: invalid budget option: invalid memory budget '2x': unknown unit 'x'
+// FRACTION: error: {{.*}}.mlir: invalid budget option: invalid memory budget '1.5': a plain number is a fraction of the capacity and must not exceed 1
 // ALLOCATOR: for the --allocator option: Cannot find option named 'best'!
 // MODE: for the --mode option: Cannot find option named 'lazy'!
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {

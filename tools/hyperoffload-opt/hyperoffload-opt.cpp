@@ -6,11 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "hyperoffload/Dialect/HO/HODialect.h"
 #include "hyperoffload/InputDialects.h"
 #include "hyperoffload/InputGuards.h"
+#include "hyperoffload/Support/PlainDiagnostics.h"
 #include "hyperoffload/Transforms/Passes.h"
 #include "hyperoffload/Transforms/Pipeline.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -44,6 +47,14 @@ static bool isParserSafe(llvm::StringRef path) {
   return mlir::succeeded(mlir::ho::checkParserHazards(sourceMgr, &context));
 }
 
+/// Prints the diagnostics of `context` that have no source line to show in
+/// the tool's style (PlainDiagnostics.h).
+static void addPlainDiagnostics(mlir::MLIRContext *context) {
+  context->getDiagEngine().registerHandler([](mlir::Diagnostic &diag) {
+    return mlir::ho::printWithoutSourceLine(diag, "hyperoffload-opt");
+  });
+}
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::ho::registerInputDialects(registry);
@@ -62,6 +73,24 @@ int main(int argc, char **argv) {
   // A diagnostic says what and where; the op it is about, printed whole in
   // generic form after it, buries that. Unless asked for, leave it out.
   std::vector<char *> args(argv, argv + argc);
+  // One at an op named after its layer, or at a module's line 0, has no
+  // source line to show: say where in words rather than as
+  // `<unknown>:0: ... loc("...")`. The handler goes on a context as `func`
+  // or `ho` loads (a second one never runs: the first takes every such
+  // diagnostic), after the driver's own. -verify-diagnostics must see
+  // every diagnostic itself.
+  if (llvm::none_of(args, [](llvm::StringRef arg) {
+        return arg.contains("verify-diagnostics");
+      })) {
+    registry.addExtension(
+        +[](mlir::MLIRContext *context, mlir::func::FuncDialect *) {
+          addPlainDiagnostics(context);
+        });
+    registry.addExtension(
+        +[](mlir::MLIRContext *context, mlir::ho::HODialect *) {
+          addPlainDiagnostics(context);
+        });
+  }
   std::string quiet = "--mlir-print-op-on-diagnostic=false";
   if (llvm::none_of(args, [](llvm::StringRef arg) {
         return arg.contains("mlir-print-op-on-diagnostic");

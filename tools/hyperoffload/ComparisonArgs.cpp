@@ -4,6 +4,7 @@
 #include "OneOf.h"
 
 #include "hyperoffload/InputGuards.h"
+#include "hyperoffload/Support/PlainDiagnostics.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 #include "hyperoffload/Target/Target.h"
 
@@ -243,7 +244,7 @@ ComparisonDiagnostics::ComparisonDiagnostics(MLIRContext &context,
           return success();
         if (progress)
           progress->clear();
-        return failure();
+        return printWithoutSourceLine(diag, "hyperoffload");
       }) {}
 
 std::unique_ptr<llvm::ToolOutputFile> cli::openOutput(llvm::StringRef path) {

@@ -69,8 +69,21 @@ llvm::Expected<int64_t> ho::parseMemoryBudget(llvm::StringRef text,
                      .Case("GiB", 0x1p30)
                      .Case("TiB", 0x1p40)
                      .Default(0);
-  if (scale == 0)
-    return budgetError(text, "unknown unit '" + unit.str() + "'");
+  if (scale == 0) {
+    static const llvm::StringRef units[] = {"B",   "KB",  "MB",  "GB", "TB",
+                                            "KiB", "MiB", "GiB", "TiB"};
+    // `gb` and `G` both mean GB.
+    std::string hint;
+    for (llvm::StringRef known : units)
+      if (known.equals_insensitive(unit) ||
+          known.equals_insensitive((unit + "B").str()))
+        hint = "; did you mean '" + known.str() + "'?";
+    return budgetError(text, "unknown unit '" + unit.str() +
+                                 "': the units are B, KB, MB, GB, TB (powers "
+                                 "of 1000) and KiB, MiB, GiB, TiB (powers of "
+                                 "1024), in that case" +
+                                 hint);
+  }
   return toBytes(text, value * scale);
 }
 

@@ -53,6 +53,10 @@ int main(int argc, char **argv) {
   CLI::App app("HyperOffload: plans memory offload for AI accelerators",
                "hyperoffload");
   app.set_version_flag("--version", "hyperoffload " HYPEROFFLOAD_VERSION);
+  app.footer("With no arguments: every policy on the DeepSeek-V3 + NSA decode "
+             "scenario at its own budget, the tables on stdout and an HTML "
+             "report written to hyperoffload-report.html in the current "
+             "directory (`hyperoffload compare --help` for the options).");
   mlir::ho::cli::setCommandLine(argc, argv);
   mlir::ho::cli::Action action;
   mlir::ho::cli::addModelCommand(app, action);

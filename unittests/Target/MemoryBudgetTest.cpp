@@ -32,9 +32,16 @@ TEST(MemoryBudgetTest, Spellings) {
 
 TEST(MemoryBudgetTest, BadBudgetsSayWhy) {
   EXPECT_EQ(error("2x"),
-            "invalid memory budget '2x': unknown unit 'x' (expected bytes "
-            "with a unit such as 48GiB or 500MB, a fraction of the capacity "
-            "such as 0.75, or a percentage such as 75%)");
+            "invalid memory budget '2x': unknown unit 'x': the units are B, "
+            "KB, MB, GB, TB (powers of 1000) and KiB, MiB, GiB, TiB (powers "
+            "of 1024), in that case (expected bytes with a unit such as 48GiB "
+            "or 500MB, a fraction of the capacity such as 0.75, or a "
+            "percentage such as 75%)");
+  // Units are case-sensitive; a unit in another case, or without its B,
+  // gets the one meant.
+  EXPECT_NE(error("44gb").find("; did you mean 'GB'?"), std::string::npos);
+  EXPECT_NE(error("44G").find("; did you mean 'GB'?"), std::string::npos);
+  EXPECT_NE(error("4gib").find("; did you mean 'GiB'?"), std::string::npos);
   EXPECT_NE(error("1.5").find("must not exceed 1"), std::string::npos);
   EXPECT_NE(error("120%").find("must not exceed 100%"), std::string::npos);
   EXPECT_NE(error("-3GB").find("must be positive"), std::string::npos);

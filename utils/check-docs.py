@@ -15,6 +15,11 @@ An HTML comment on the line before a block's fence changes how it runs:
     <!-- docs-test: slow -->          only with --full (make check-results)
     <!-- docs-test: skip REASON -->   never; the reason says why
 
+Before a plain fenced block, `<!-- docs-test: output COMMAND -->` (or
+`slow output COMMAND`) makes the block the documented output of COMMAND:
+the command is run, and every line of the block but `...` must be a line
+it prints (runs of blanks compare as one space).
+
 Usage: check-docs.py BUILD_DIR [--full] [--list] [FILE...]
 """
 
@@ -31,6 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ANNOTATION = re.compile(r"<!--\s*docs-test:\s*(slow|skip)\b\s*(.*?)\s*-->")
+OUTPUT = re.compile(r"<!--\s*docs-test:\s*(slow\s+)?output\s+(.+?)\s*-->")
 PRINTS = re.compile(r"^#\s*prints:\s?(.*)$")
 # Each block runs at most this long (the slow ones: a full comparison of a
 # training step, a bandwidth sweep).
@@ -75,14 +81,27 @@ def read_blocks(path):
             body.append(lines[index])
             index += 1
         index += 1
+        before = lines[start - 1] if start > 0 else ""
+        if not tag and (match := OUTPUT.search(before)):
+            yield output_block(path, start, match, body)
+            continue
         if tag != "sh":
             continue
         block = Block(path, start + 1, "\n".join(body) + "\n")
-        before = lines[start - 1] if start > 0 else ""
         if match := ANNOTATION.search(before):
             block.mode, block.reason = match.group(1), match.group(2)
         block.expected = read_expected(body)
         yield block
+
+
+def output_block(path, start, match, body):
+    """A documented output: its command, and each line it must print."""
+    command = match.group(2)
+    block = Block(path, start + 1, command + "\n",
+                  "slow" if match.group(1) else "run")
+    block.expected = [(command, line) for line in body
+                      if line.strip() and line.strip() != "..."]
+    return block
 
 
 def read_expected(body):

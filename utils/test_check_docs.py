@@ -107,6 +107,35 @@ class CheckDocs(unittest.TestCase):
             """)
         self.assertEqual(run.returncode, 0, run.stdout)
 
+    def test_a_documented_output_is_checked(self):
+        run = self.check("""
+            <!-- docs-test: output build/bin/hyperoffload model list -->
+            ```
+            hyperoffload model  list
+            ...
+            ```
+            """)
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("PASS", run.stdout)
+        stale = self.check("""
+            <!-- docs-test: output build/bin/hyperoffload model list -->
+            ```
+            hyperoffload model emit
+            ```
+            """)
+        self.assertEqual(stale.returncode, 1)
+        self.assertIn("did not print `hyperoffload model emit`", stale.stdout)
+
+    def test_a_slow_documented_output_runs_with_full(self):
+        markdown = """
+            <!-- docs-test: slow output build/bin/hyperoffload model list -->
+            ```
+            something else
+            ```
+            """
+        self.assertEqual(self.check(markdown).returncode, 0)
+        self.assertEqual(self.check(markdown, "--full").returncode, 1)
+
     def test_other_fences_are_not_run(self):
         run = self.check("""
             ```

@@ -63,8 +63,15 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::ho::registerHyperOffloadPasses();
   mlir::ho::registerHyperOffloadPipeline();
-  mlir::ho::test::registerTestBufferLivenessPass();
-  mlir::ho::test::registerTestCostOpInterfacePass();
+  // The passes that exist for the lit tests (`test-ho-*`) are registered
+  // only when the command line names one, so that the help lists what a
+  // user runs.
+  if (llvm::any_of(llvm::ArrayRef(argv, argc), [](llvm::StringRef arg) {
+        return arg.contains("test-ho-");
+      })) {
+    mlir::ho::test::registerTestBufferLivenessPass();
+    mlir::ho::test::registerTestCostOpInterfacePass();
+  }
   // `--version` names this project's release above the LLVM it is built on.
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "HyperOffload version " HYPEROFFLOAD_VERSION "\n";

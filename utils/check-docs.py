@@ -4,8 +4,10 @@
 Every fenced block tagged `sh` is a script: its commands run in order in
 bash with `set -eo pipefail`, from a scratch directory that looks like the
 repository root (each top-level entry linked, `build` linked to the build
-directory under test; HOME is that directory too), so outputs the docs write (`-o train.mlir`,
-`--html c.html`) land there and relative paths read as the docs mean them.
+directory under test; HOME is that directory too), so outputs the docs
+write (`-o train.mlir`, `--html c.html`) land there and relative paths read
+as the docs mean them. The blocks of one document share that directory and
+run in order, as a reader follows them.
 A block fails when a command exits non-zero, or when no line the block
 prints (on stdout or stderr) holds the text of a `# prints: TEXT` comment
 (runs of blanks compare as one space).

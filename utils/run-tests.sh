@@ -17,7 +17,7 @@ cmake --build "$build_dir" --target check-hyperoffload 2>&1 | tee "$log_dir/lit.
 lit_status=${PIPESTATUS[0]}
 
 echo "== unit tests (ctest)"
-# ctest names each test as it starts; these run for minutes without output.
+# ctest names each test as it starts; these two run a while without output.
 echo "   (results-current reruns the quick answers behind docs/Results.md and"
 echo "   docs-commands runs every command the docs show: about a minute each)"
 ctest --test-dir "$build_dir" --output-on-failure "$@" 2>&1 | tee "$log_dir/ctest.log"

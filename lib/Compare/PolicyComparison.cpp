@@ -469,9 +469,7 @@ ho::comparePolicies(ModuleOp module, const ComparisonOptions &options,
       computeLowerBounds(function->getFunctionBody().front(),
                          comparison.simulatedTarget, comparison.budget);
 
-  llvm::ArrayRef<ComparedPolicy> policies = options.policies;
-  if (policies.empty())
-    policies = getComparedPolicies();
+  llvm::ArrayRef<ComparedPolicy> policies = options.getPolicies();
   if (progress.started)
     progress.started(comparison);
   // The baseline is the `none` run; simulate it apart when it is not asked

@@ -146,9 +146,7 @@ static int runCompare(const CompareArgs &args) {
   bool tableOnStdout = args.jsonFile != "-" && args.htmlFile != "-";
   // The header as soon as the bounds are known; the rows once every policy
   // has run, since the columns hold the links any of them used.
-  ArrayRef<ComparedPolicy> policies = options.policies;
-  if (policies.empty())
-    policies = getComparedPolicies();
+  ArrayRef<ComparedPolicy> policies = options.getPolicies();
   ComparisonProgress events;
   events.started = [&](const PolicyComparison &partial) {
     if (tableOnStdout) {
@@ -237,7 +235,8 @@ void cli::addCompareCommand(CLI::App &app, Action &action) {
   compare
       ->add_option("--trace", args->traceDir,
                    "Write a Perfetto trace of each policy to "
-                   "DIR/<policy>.json")
+                   "DIR/<policy>.json, and of all of them, a process each, to "
+                   "DIR/all.json")
       ->type_name("DIR");
   addProgressOption(*compare, args->progress);
 

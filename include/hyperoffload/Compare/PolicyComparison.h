@@ -90,6 +90,11 @@ struct ComparisonOptions {
   std::string budget;
   /// The policies to run, in this order; all of them when empty.
   std::vector<ComparedPolicy> policies;
+  /// The policies that run, in order.
+  llvm::ArrayRef<ComparedPolicy> getPolicies() const {
+    return policies.empty() ? getComparedPolicies()
+                            : llvm::ArrayRef<ComparedPolicy>(policies);
+  }
   /// Keep each run's timeline, for traces.
   bool recordTimelines = false;
   /// Score the plans on perturbed hardware; overlaps in a static plan are

@@ -282,7 +282,8 @@ void ho::writeChromeTraceEvents(llvm::json::OStream &json,
     trackLanes.push_back({nameTrack(name), event.end});
     return trackLanes.back().tid;
   };
-  getLane({TimelineEvent::Kind::Compute, "compute", "", 0, 0});
+  // The compute stream is the first track.
+  lanes["compute"].push_back({nameTrack("compute"), 0});
   static const char *const categories[] = {"compute", "stall", "allocator",
                                            "transfer", "host"};
   std::vector<const TimelineEvent *> ordered;

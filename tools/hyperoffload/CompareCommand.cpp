@@ -84,8 +84,11 @@ static int writeTraces(llvm::StringRef dir,
     llvm::SmallString<128> path(dir);
     llvm::sys::path::append(path,
                             stringifyComparedPolicy(run.policy) + ".json");
+    // A lambda may not capture a structured binding in C++17.
+    const PolicyRun &thisRun = run;
+    size_t pid = index + 1;
     if (int code = writeTraceFile(path, [&](llvm::json::OStream &json) {
-          writeRunTrace(json, comparison, run, index + 1);
+          writeRunTrace(json, comparison, thisRun, pid);
         }))
       return code;
   }

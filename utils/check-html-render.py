@@ -5,11 +5,17 @@
 
 Writes a `compare --html` and a `sweep --html` report for LLaMA3-tiny,
 loads each in Debian's `chromium` (installed by utils/install-deps.sh
---browser), and reads back the page's render check: for every plot, how
-many data marks the browser laid out with a non-empty box. Fails when a
-plot is missing, empty or not drawn, or when the heat map shows no stall
-for the reactive runtime. Exits 77 (skipped) when no Chromium is installed.
---keep DIR also saves the reports and a screenshot of each there.
+--browser) at 1400 px wide, and reads back the page's render check: for
+every plot, how many data marks the browser laid out with a non-empty box
+and with a tooltip, its tick and axis labels, and, with the shared time
+axis off and on, the width of each run's data. Fails when an element the
+reports promise is missing, empty or not drawn: memory stacked by role
+with the budget line, a column to hover and the peak; the shared time axis;
+named timeline stretches; the heat map's log colour bar and layer ticks;
+the plan summary; the best fitting run highlighted; the sweep's log axes
+with units and its runs that do not fit; tables that fit the page. Exits
+77 (skipped) when no Chromium is installed. --keep DIR also saves the
+reports and screenshots of each page at 1400 and 1920 px there.
 """
 
 import argparse
@@ -45,16 +51,21 @@ def chromium(browser, *args):
     return result.stdout
 
 
-def render(browser, page, screenshot=None):
-    """The render check of `page` as Chromium drew it."""
-    dom = chromium(browser, "--dump-dom", page.as_uri())
+def render(browser, page):
+    """The render check of `page` as Chromium drew it at 1400 px."""
+    dom = chromium(browser, "--window-size=1400,1000", "--dump-dom",
+                   page.as_uri())
     match = re.search(r'<pre id="render-check">(.*?)</pre>', dom, re.S)
     if not match or not match.group(1).strip():
         sys.exit(f"{page}: the page's render check did not run")
-    if screenshot:
-        chromium(browser, "--window-size=1100,2400",
-                 f"--screenshot={screenshot}", page.as_uri())
     return json.loads(html.unescape(match.group(1)))
+
+
+def screenshot(browser, page, out, height):
+    """Screenshots of `page` at 1400 and 1920 px wide, as OUT-WIDTH.png."""
+    for width in (1400, 1920):
+        chromium(browser, f"--window-size={width},{height}",
+                 f"--screenshot={out}-{width}.png", page.as_uri())
 
 
 def expect(condition, message):
@@ -71,6 +82,87 @@ def check_drawn(plots, name, at_least=1):
            f"'{name}': only {plot['drawn']} of {plot['marks']} marks drawn")
     expect(plot["width"] > 100 and plot["height"] > 50,
            f"'{name}' is {plot['width']}x{plot['height']} px")
+    return plot
+
+
+def check_titled(plot, name):
+    expect(plot["titled"] == plot["marks"],
+           f"'{name}': {plot['marks'] - plot['titled']} marks without a "
+           "tooltip")
+
+
+def check_shared_time_axis(plots, names):
+    """Each run's data spans the plot on its own axis; on the shared one,
+    the longest run's still does and the others' shrink."""
+    own = [plots[name]["ownWidth"] for name in names]
+    shared = [plots[name]["sharedWidth"] for name in names]
+    expect(min(own) == max(own), f"own time axes differ in width: {own}")
+    expect(max(shared) == own[0],
+           f"on the shared axis the longest run spans {max(shared)} of "
+           f"{own[0]} px")
+    expect(min(shared) < 0.9 * own[0],
+           f"on the shared axis no run got shorter: {shared}")
+
+
+def check_tables(report):
+    for table in report["tables"]:
+        expect(table["width"] <= table["shown"],
+               f"a table is {table['width']} px wide on a page that shows "
+               f"{table['shown']} px at 1400 px")
+
+
+def check_compare(report):
+    plots = report["plots"]
+    memory = [f"memory-{policy}" for policy in POLICIES]
+    timelines = [f"timeline-{policy}" for policy in POLICIES]
+    for name in memory:
+        # At least the weights' band, the footprint and the peak.
+        plot = check_drawn(plots, name, at_least=3)
+        check_titled(plot, name)
+        expect(plot["bands"] >= 2, f"'{name}' stacks {plot['bands']} roles")
+        expect(plot["budget"] == 1, f"'{name}' has no budget line")
+        expect(plot["peak"] == 1, f"'{name}' does not mark its peak")
+        expect(plot["hovers"] >= 100,
+               f"'{name}' has {plot['hovers']} columns to hover")
+        expect(any(tick.endswith(" MB") for tick in plot["ticks"]),
+               f"'{name}': byte ticks without a unit: {plot['ticks']}")
+    # One byte axis for every memory plot.
+    axes = {tuple(t for t in plots[name]["ticks"] if t.endswith("B"))
+            for name in memory}
+    expect(len(axes) == 1, f"the memory plots have {len(axes)} byte axes")
+    for name in timelines:
+        # At least the compute track, each stretch naming its ops.
+        check_titled(check_drawn(plots, name), name)
+    check_shared_time_axis(plots, memory)
+    check_shared_time_axis(plots, timelines)
+    heat = check_drawn(plots, "stall-heatmap",
+                       at_least=len(POLICIES) * 60 + 1)
+    expect(heat["hot"] > 0, "the stall heat map shows no stall at all")
+    expect(heat["colorbar"] == 1, "the stall heat map has no colour bar")
+    expect("layer 0" in heat["ticks"] and "layer 1" in heat["ticks"],
+           f"the heat map's axis does not name the layers: {heat['ticks']}")
+    expect(plots["timeline-reactive"]["marks"] > 3,
+           "the reactive runtime's timeline shows no transfers")
+    expect(report["best"] and "fastest that fits" in report["best"],
+           f"no run highlighted as the best fit: {report['best']}")
+    expect(report["summary"] >= 2, "the plan summary has no table rows")
+    check_tables(report)
+
+
+def check_sweep(report):
+    plots = report["plots"]
+    # A line and a dot per point for each policy.
+    for name in ("sweep-slowdown", "sweep-step-time"):
+        plot = check_drawn(plots, name, at_least=len(POLICIES) * (1 + 5))
+        # No offload does not fit at 5 MB: its line is marked as such.
+        expect(plot["misses"] > 0, f"'{name}' marks no run that does not fit")
+        expect(any("(GB/s, log scale)" in label for label in plot["labels"]),
+               f"'{name}': the bandwidth axis is not a log axis with its "
+               f"unit: {plot['labels']}")
+    expect(any("log scale" in label
+               for label in plots["sweep-slowdown"]["labels"][1:]),
+           "the slowdowns span decades but are not on a log axis")
+    check_tables(report)
 
 
 def main():
@@ -94,26 +186,13 @@ def main():
         subprocess.run([tool, "compare", *common, "--html", compare],
                        check=True, capture_output=True)
         subprocess.run([tool, "sweep", *common, "--vary",
-                        "links.bandwidth_gbps=10:40:10", "--html", sweep],
+                        "links.bandwidth_gbps=1,4,16,64,256", "--html", sweep],
                        check=True, capture_output=True)
-
-        plots = render(browser, compare,
-                       out / "compare.png" if args.keep else None)
-        for policy in POLICIES:
-            # The footprint and live curves.
-            check_drawn(plots, f"memory-{policy}", at_least=2)
-            # At least the compute track.
-            check_drawn(plots, f"timeline-{policy}")
-        check_drawn(plots, "stall-heatmap", at_least=len(POLICIES) * 48)
-        expect(plots["stall-heatmap"]["hot"] > 0,
-               "the stall heat map shows no stall at all")
-        expect(plots["timeline-reactive"]["marks"] > 3,
-               "the reactive runtime's timeline shows no transfers")
-
-        plots = render(browser, sweep, out / "sweep.png" if args.keep else None)
-        # A line and a dot per point for each policy.
-        for name in ("sweep-slowdown", "sweep-step-time"):
-            check_drawn(plots, name, at_least=len(POLICIES) * (1 + 4))
+        check_compare(render(browser, compare))
+        check_sweep(render(browser, sweep))
+        if args.keep:
+            screenshot(browser, compare, out / "compare", 5200)
+            screenshot(browser, sweep, out / "sweep", 1000)
         print(f"rendered in {browser}: every plot drawn")
         return 0
     finally:

@@ -7,6 +7,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace mlir::ho::html {
 
 /// The page up to and including the opening <body>, with the stylesheet.
@@ -19,8 +21,10 @@ void writeHeader(llvm::raw_ostream &os, llvm::StringRef title);
 void writeFooter(llvm::raw_ostream &os);
 
 /// The cells of `table` as an HTML table; rows whose last cell is "no"
-/// (runs that do not fit) are greyed.
-void writeTable(llvm::raw_ostream &os, const ComparisonTable &table);
+/// (runs that do not fit) are greyed, and row `best` is highlighted. A
+/// column of times or of bytes is shown in one unit, so that it reads down.
+void writeTable(llvm::raw_ostream &os, const ComparisonTable &table,
+                std::optional<size_t> best = std::nullopt);
 
 } // namespace mlir::ho::html
 

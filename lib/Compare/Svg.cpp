@@ -63,6 +63,27 @@ std::vector<double> svg::getNiceTicks(double lo, double hi, unsigned count) {
   return ticks;
 }
 
+std::vector<double> svg::getLogTicks(double lo, double hi) {
+  double first = std::floor(std::log10(lo) + 1e-9);
+  double last = std::max(first + 1, std::ceil(std::log10(hi) - 1e-9));
+  // Within three decades, 2 and 5 times each power of ten too.
+  std::vector<double> factors = {1};
+  if (last - first <= 3)
+    factors = {1, 2, 5};
+  std::vector<double> ticks;
+  for (double decade = first; decade <= last; ++decade)
+    for (double factor : factors)
+      ticks.push_back(factor * std::pow(10.0, decade));
+  // From the last tick at or under lo to the first at or over hi.
+  while (ticks.size() > 2 && ticks[1] <= lo * (1 + 1e-9))
+    ticks.erase(ticks.begin());
+  while (ticks.size() > 2 && ticks[ticks.size() - 2] >= hi * (1 - 1e-9))
+    ticks.pop_back();
+  return ticks;
+}
+
+bool svg::spansDecades(double lo, double hi) { return lo > 0 && hi / lo >= 20; }
+
 svg::Unit svg::chooseTimeUnit(double maxSeconds) {
   if (maxSeconds >= 1)
     return {1, "s"};
@@ -113,14 +134,32 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
   const double left = 62, right = 14, top = 26, bottom = 40;
   double legendHeight = chart.legend ? 18 : 0;
   double plotBottom = chart.height - bottom - legendHeight;
+  // The legend's entries, wrapped onto more rows (and a taller plot) where
+  // they do not fit on one.
+  std::vector<std::pair<double, double>> legendAt;
+  double height = chart.height;
+  if (chart.legend) {
+    double lx = left, ly = chart.height - 8;
+    for (const Series &series : chart.series) {
+      double width = 28 + 6.5 * series.name.size();
+      if (lx > left && lx + width > chart.width - right) {
+        lx = left;
+        ly += 16;
+      }
+      legendAt.push_back({lx, ly});
+      lx += width;
+    }
+    height = std::max(height, ly + 8);
+  }
 
   // Ranges in display units.
-  double xLo = 0, xHi = 0, yHi = 0;
+  double xLo = 0, xHi = 0, yLo = 0, yHi = 0;
   bool first = true;
   for (const Series &series : chart.series) {
     for (auto [px, py] : series.points) {
       xLo = first ? px : std::min(xLo, px);
       xHi = first ? px : std::max(xHi, px);
+      yLo = first ? py : std::min(yLo, py);
       yHi = std::max(yHi, py);
       first = false;
     }
@@ -129,14 +168,21 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
     std::tie(xLo, xHi) = *chart.xRange;
   if (chart.reference)
     yHi = std::max(yHi, chart.reference->second);
+  bool xLog = chart.xLog && xLo > 0 && xHi > xLo;
+  bool yLog = chart.yLog && yLo > 0 && yHi > yLo;
+  double xDivisor = chart.xUnit.divisor, yDivisor = chart.yUnit.divisor;
   std::vector<double> xTicks =
-      getNiceTicks(xLo / chart.xUnit.divisor, xHi / chart.xUnit.divisor, 6);
-  std::vector<double> yTicks = getNiceTicks(0, yHi / chart.yUnit.divisor, 4);
-  // The x axis spans the data exactly; the y axis ends on a round value.
-  Scale x = {xLo, xHi > xLo ? xHi : xLo + 1, left, chart.width - right};
-  Scale y = {0, yTicks.back() * chart.yUnit.divisor, plotBottom, top};
+      xLog ? getLogTicks(xLo / xDivisor, xHi / xDivisor)
+           : getNiceTicks(xLo / xDivisor, xHi / xDivisor, 6);
+  std::vector<double> yTicks = yLog
+                                   ? getLogTicks(yLo / yDivisor, yHi / yDivisor)
+                                   : getNiceTicks(0, yHi / yDivisor, 4);
+  // The x axis spans the data exactly; the y axis ends on round values.
+  Scale x = {xLo, xHi > xLo ? xHi : xLo + 1, left, chart.width - right, xLog};
+  Scale y = {yLog ? yTicks.front() * yDivisor : 0, yTicks.back() * yDivisor,
+             plotBottom, top, yLog};
 
-  openPlot(os, chart.name, chart.width, chart.height, chart.title);
+  openPlot(os, chart.name, chart.width, height, chart.title);
   os << llvm::formatv("<text class=\"title\" x=\"{0}\" y=\"16\">{1}</text>\n",
                       left, escape(chart.title));
   // Grid and y ticks.
@@ -166,16 +212,22 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
                       "y2=\"{2}\"/>\n",
                       left, chart.width - right, plotBottom);
   // Axis labels, with the unit where there is one.
-  auto label = [](const std::string &text, const Unit &unit) {
-    return escape(unit.suffix.empty() ? text : text + " (" + unit.suffix + ")");
+  auto label = [](const std::string &text, const Unit &unit, bool log) {
+    std::string scale = log ? ", log scale" : "";
+    return escape(unit.suffix.empty() && !log
+                      ? text
+                      : text + " (" + unit.suffix +
+                            (unit.suffix.empty() ? scale.substr(2) : scale) +
+                            ")");
   };
   os << llvm::formatv("<text class=\"label\" x=\"{0:f1}\" y=\"{1}\" "
                       "text-anchor=\"middle\">{2}</text>\n",
                       (left + chart.width - right) / 2, plotBottom + 32,
-                      label(chart.xLabel, chart.xUnit));
+                      label(chart.xLabel, chart.xUnit, xLog));
   os << llvm::formatv("<text class=\"label\" transform=\"translate(14,{0:f1}) "
                       "rotate(-90)\" text-anchor=\"middle\">{1}</text>\n",
-                      (top + plotBottom) / 2, label(chart.yLabel, chart.yUnit));
+                      (top + plotBottom) / 2,
+                      label(chart.yLabel, chart.yUnit, yLog));
 
   if (chart.reference) {
     double py = y(chart.reference->second);
@@ -188,12 +240,33 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
   for (const Series &series : chart.series) {
     if (series.points.empty())
       continue;
-    os << llvm::formatv("<polyline class=\"mark\" data-series=\"{0}\" "
-                        "fill=\"none\" stroke=\"{1}\" stroke-width=\"1.6\"{2} "
-                        "points=\"{3}\"><title>{0}</title></polyline>\n",
-                        escape(series.name), series.color,
-                        series.dashed ? " stroke-dasharray=\"5 3\"" : "",
-                        getPolylinePoints(series, x, y));
+    // One polyline per run of segments that join fitting points, or that
+    // touch a point that does not fit (faint and dotted).
+    auto misses = [&](size_t i) {
+      return i < series.hollow.size() && series.hollow[i];
+    };
+    auto segmentMisses = [&](size_t i) { return misses(i) || misses(i + 1); };
+    size_t count = series.points.size();
+    for (size_t begin = 0; begin == 0 || begin + 1 < count;) {
+      bool missing = count > 1 && segmentMisses(begin);
+      size_t end = std::min(begin + 1, count - 1);
+      while (end + 1 < count && segmentMisses(end) == missing)
+        ++end;
+      Series run = series;
+      run.points.assign(series.points.begin() + begin,
+                        series.points.begin() + end + 1);
+      os << llvm::formatv(
+          "<polyline class=\"mark{4}\" data-series=\"{0}\" fill=\"none\" "
+          "stroke=\"{1}\" stroke-width=\"1.6\"{2} points=\"{3}\">"
+          "<title>{0}{5}</title></polyline>\n",
+          escape(series.name), series.color,
+          series.dashed ? " stroke-dasharray=\"5 3\"" : "",
+          getPolylinePoints(run, x, y), missing ? " misses" : "",
+          missing ? " (a run that does not fit)" : "");
+      if (end + 1 >= count)
+        break;
+      begin = end;
+    }
     if (!series.dots)
       continue;
     for (auto [i, xy] : llvm::enumerate(series.points)) {
@@ -209,18 +282,15 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
           hollow ? " (does not fit)" : "");
     }
   }
-  if (chart.legend) {
-    double lx = left, ly = chart.height - 8;
-    for (const Series &series : chart.series) {
-      os << llvm::formatv("<line x1=\"{0:f1}\" x2=\"{1:f1}\" y1=\"{2:f1}\" "
-                          "y2=\"{2:f1}\" stroke=\"{3}\" stroke-width=\"2\"{4}/>"
-                          "<text class=\"tick\" x=\"{5:f1}\" y=\"{6:f1}\">{7}"
-                          "</text>\n",
-                          lx, lx + 16, ly - 4, series.color,
-                          series.dashed ? " stroke-dasharray=\"5 3\"" : "",
-                          lx + 20, ly, escape(series.name));
-      lx += 28 + 6.5 * series.name.size();
-    }
+  for (auto [series, at] : llvm::zip(chart.series, legendAt)) {
+    auto [lx, ly] = at;
+    os << llvm::formatv("<line x1=\"{0:f1}\" x2=\"{1:f1}\" y1=\"{2:f1}\" "
+                        "y2=\"{2:f1}\" stroke=\"{3}\" stroke-width=\"2\"{4}/>"
+                        "<text class=\"tick\" x=\"{5:f1}\" y=\"{6:f1}\">{7}"
+                        "</text>\n",
+                        lx, lx + 16, ly - 4, series.color,
+                        series.dashed ? " stroke-dasharray=\"5 3\"" : "",
+                        lx + 20, ly, escape(series.name));
   }
   closePlot(os);
 }

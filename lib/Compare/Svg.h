@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,12 +28,20 @@ std::string escape(llvm::StringRef text);
 /// trailing zeros.
 std::string formatNumber(double value);
 
-/// Maps data values in [lo, hi] linearly onto pixels in [pixelLo, pixelHi].
+/// Maps data values in [lo, hi] onto pixels in [pixelLo, pixelHi],
+/// linearly or, with `log`, on a logarithmic scale (lo > 0).
 struct Scale {
   double lo, hi, pixelLo, pixelHi;
+  bool log = false;
   double operator()(double value) const {
-    double span = hi - lo;
-    double fraction = span > 0 ? (value - lo) / span : 0;
+    double from = lo, to = hi;
+    if (log) {
+      value = std::log10(std::max(value, lo * 1e-3));
+      from = std::log10(lo);
+      to = std::log10(hi);
+    }
+    double span = to - from;
+    double fraction = span > 0 ? (value - from) / span : 0;
     return pixelLo + fraction * (pixelHi - pixelLo);
   }
 };
@@ -40,6 +49,15 @@ struct Scale {
 /// About `count` round values (1, 2 or 5 times a power of ten apart) that
 /// cover [lo, hi]; the first is at most lo and the last at least hi.
 std::vector<double> getNiceTicks(double lo, double hi, unsigned count);
+
+/// Round values for a log axis over [lo, hi] (0 < lo < hi): the powers of
+/// ten, with 2 and 5 times them where the range spans few decades; the
+/// first is at most lo and the last at least hi.
+std::vector<double> getLogTicks(double lo, double hi);
+
+/// Whether positive values from `lo` to `hi` span enough decades that a
+/// log axis shows them better than a linear one.
+bool spansDecades(double lo, double hi);
 
 /// A unit to show values in: value / divisor, followed by the suffix.
 struct Unit {
@@ -65,7 +83,9 @@ struct Series {
   /// Draw as steps (the value holds until the next point) instead of lines.
   bool steps = false;
   bool dashed = false;
-  /// Mark each point with a dot; hollow where `hollow[i]` is set.
+  /// Mark each point with a dot; hollow where `hollow[i]` is set (a run
+  /// that does not fit), and the line to or from such a point faint and
+  /// dotted.
   bool dots = false;
   std::vector<bool> hollow;
 };
@@ -81,6 +101,9 @@ struct LineChart {
   double height = 230;
   /// The x range; the points' range when absent.
   std::optional<std::pair<double, double>> xRange;
+  /// Log axes; the y axis then starts under the lowest point, not at 0.
+  bool xLog = false;
+  bool yLog = false;
   /// A horizontal line across the plot, such as a budget.
   std::optional<std::pair<std::string, double>> reference;
   std::vector<Series> series;

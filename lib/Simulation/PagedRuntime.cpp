@@ -48,7 +48,7 @@ void TimelineSimulator::setResidentBlocks(BufferId id, int64_t blocks) {
     noteOutOfMemory();
   state[id].residentBlocks = blocks;
   setResident(id, blocks > 0);
-  recordMemory(now);
+  recordMemory(now, id, blocks * options.blockBytes);
 }
 
 int64_t TimelineSimulator::getPeakUnpagedBlocks() const {

@@ -107,7 +107,7 @@ void TimelineSimulator::evict(BufferId id) {
   allocator->release(id);
   setResident(id, false);
   ++result.evictions;
-  recordMemory(now);
+  recordMemory(now, id, 0);
 }
 
 void TimelineSimulator::makeRoom(int64_t bytes,

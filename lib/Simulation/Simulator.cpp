@@ -168,12 +168,14 @@ LogicalResult TimelineSimulator::checkInput() {
 // Memory
 //===----------------------------------------------------------------------===//
 
-void TimelineSimulator::recordMemory(double time) {
+void TimelineSimulator::recordMemory(double time, std::optional<BufferId> id,
+                                     int64_t bytes) {
   result.peakLiveBytes =
       std::max(result.peakLiveBytes, allocator->getLiveBytes());
   if (options.recordTimeline)
     result.memory.push_back(
-        {time, allocator->getLiveBytes(), allocator->getHighWaterMark()});
+        {time, allocator->getLiveBytes(), allocator->getHighWaterMark(),
+         id ? liveness.getBuffer(*id).root : Value(), bytes});
 }
 
 LogicalResult TimelineSimulator::allocate(BufferId id) {
@@ -227,7 +229,7 @@ LogicalResult TimelineSimulator::allocate(BufferId id) {
   setResident(id, true);
   result.lifetimes[id].start = now;
   result.lifetimes[id].firstEvent = nextMemoryEvent++;
-  recordMemory(now);
+  recordMemory(now, id, buffer.size);
   return success();
 }
 
@@ -244,7 +246,7 @@ void TimelineSimulator::release(BufferId id, double time) {
   state[id].dead = true;
   result.lifetimes[id].end = time;
   result.lifetimes[id].lastEvent = nextMemoryEvent++;
-  recordMemory(time);
+  recordMemory(time, id, 0);
 }
 
 void TimelineSimulator::setResident(BufferId id, bool resident) {

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace mlir {
@@ -96,7 +97,9 @@ private:
   LogicalResult allocate(BufferId id);
   void noteOutOfMemory();
   void release(BufferId id, double time);
-  void recordMemory(double time);
+  /// Records the memory after buffer `id` changed to `bytes` on the device.
+  void recordMemory(double time, std::optional<BufferId> id = std::nullopt,
+                    int64_t bytes = 0);
   Location getBufferLoc(BufferId id) const;
 
   // Transfers.

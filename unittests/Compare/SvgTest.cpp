@@ -50,7 +50,7 @@ TEST(Svg, LineChartDrawsEverySeriesAndMarksHollowPoints) {
   svg::Series series{"s", "#123456"};
   series.points = {{0, 1}, {1, 2}, {2, 4}};
   series.dots = true;
-  series.hollow = {false, true, false};
+  series.hollow = {false, false, true};
   chart.series = {series};
   chart.reference = {{"budget", 3.0}};
   std::string text;
@@ -58,7 +58,10 @@ TEST(Svg, LineChartDrawsEverySeriesAndMarksHollowPoints) {
   svg::writeLineChart(os, chart);
   EXPECT_NE(text.find("data-plot=\"test\""), std::string::npos);
   EXPECT_NE(text.find("A &lt;test&gt;"), std::string::npos);
+  // The segment between fitting points is solid; the one to the point that
+  // does not fit is faint and dotted.
   EXPECT_NE(text.find("<polyline class=\"mark\""), std::string::npos);
+  EXPECT_NE(text.find("<polyline class=\"mark misses\""), std::string::npos);
   EXPECT_NE(text.find("class=\"reference\""), std::string::npos);
   EXPECT_NE(text.find("(does not fit)"), std::string::npos);
   size_t dots = 0;
@@ -66,4 +69,42 @@ TEST(Svg, LineChartDrawsEverySeriesAndMarksHollowPoints) {
        at = text.find("<circle", at + 1))
     ++dots;
   EXPECT_EQ(dots, 3u);
+}
+
+TEST(Svg, LogTicksAreDecadesOrOneTwoFive) {
+  EXPECT_EQ(svg::getLogTicks(3, 700),
+            (std::vector<double>{2, 5, 10, 20, 50, 100, 200, 500, 1000}));
+  EXPECT_EQ(svg::getLogTicks(0.5, 2e5),
+            (std::vector<double>{0.1, 1, 10, 100, 1000, 1e4, 1e5, 1e6}));
+  // Within one decade, there are still ticks on both sides.
+  std::vector<double> ticks = svg::getLogTicks(2, 3);
+  EXPECT_LE(ticks.front(), 2);
+  EXPECT_GE(ticks.back(), 3);
+  EXPECT_TRUE(svg::spansDecades(1, 300));
+  EXPECT_FALSE(svg::spansDecades(10, 40));
+  EXPECT_FALSE(svg::spansDecades(0, 300));
+}
+
+TEST(Svg, LogScaleMapsDecadesEvenly) {
+  svg::Scale x = {1, 1000, 0, 300, /*log=*/true};
+  EXPECT_DOUBLE_EQ(x(1), 0);
+  EXPECT_DOUBLE_EQ(x(10), 100);
+  EXPECT_DOUBLE_EQ(x(1000), 300);
+}
+
+TEST(Svg, LogChartSaysSoOnItsAxis) {
+  svg::LineChart chart;
+  chart.name = "log";
+  chart.xLabel = "bandwidth";
+  chart.xUnit = {1, "GB/s"};
+  chart.yLabel = "slowdown";
+  chart.xLog = chart.yLog = true;
+  svg::Series series{"s", "#123456"};
+  series.points = {{1, 40}, {10, 4}, {100, 1}};
+  chart.series = {series};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  svg::writeLineChart(os, chart);
+  EXPECT_NE(text.find("bandwidth (GB/s, log scale)"), std::string::npos);
+  EXPECT_NE(text.find("slowdown (log scale)"), std::string::npos);
 }

@@ -12,26 +12,50 @@
 #ifndef HYPEROFFLOAD_COMPARE_TIMELINEDIGEST_H
 #define HYPEROFFLOAD_COMPARE_TIMELINEDIGEST_H
 
+#include "hyperoffload/Compare/TensorRoles.h"
 #include "hyperoffload/Simulation/Simulator.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace mlir {
 namespace ho {
 
+/// A tensor on the device at some instant.
+struct LiveTensor {
+  std::string name;
+  TensorRole role;
+  int64_t bytes;
+};
+
 /// The device memory over one bucket of time: the highest values in it.
 struct MemoryBucket {
   double start;
   int64_t liveBytes;
   int64_t footprintBytes;
+  /// At the bucket's highest live bytes: those bytes by role (indexed by
+  /// TensorRole), and the largest tensors, largest first.
+  std::array<int64_t, kTensorRoleCount> roleBytes = {};
+  std::vector<LiveTensor> largest;
 };
 
 /// The memory curve of `result` in `buckets` equal slices of the step, each
 /// holding the highest sample taken in it (or the value carried into it), so
-/// that no peak is lost. Empty when the run recorded no memory samples.
+/// that no peak is lost, with up to `largest` of the tensors then on the
+/// device. Empty when the run recorded no memory samples.
 std::vector<MemoryBucket> bucketMemory(const SimulationResult &result,
-                                       unsigned buckets);
+                                       unsigned buckets, unsigned largest = 0);
+
+/// The tensors on the device when the live bytes of `result` first peak,
+/// largest first, at most `count` of them; and when that was.
+struct MemoryPeak {
+  double time = 0;
+  int64_t liveBytes = 0;
+  std::array<int64_t, kTensorRoleCount> roleBytes = {};
+  std::vector<LiveTensor> largest;
+};
+MemoryPeak findMemoryPeak(const SimulationResult &result, unsigned count);
 
 /// The busy stretches of one track of the timeline.
 struct TrackDigest {
@@ -42,6 +66,9 @@ struct TrackDigest {
   /// Disjoint, sorted [start, end) stretches; events whose gap is under the
   /// resolution are merged.
   std::vector<std::pair<double, double>> stretches;
+  /// For each stretch, what ran in it: the event's name, or the first and
+  /// last of several and how many.
+  std::vector<std::string> labels;
   /// The events on the track, and their total duration, before merging.
   unsigned events = 0;
   double busySeconds = 0;
@@ -69,6 +96,21 @@ struct StallBin {
 /// op counts in the last bin.
 std::vector<StallBin> binStallsByProgress(const SimulationResult &result,
                                           unsigned bins);
+
+/// Where a part of the graph (a layer) starts in the order compute ran it.
+struct GraphPart {
+  std::string name;
+  /// The index of its first compute op among the run's compute ops.
+  size_t firstOp;
+};
+
+/// The parts of the graph in the order `result` computed them, from the
+/// ops' names: a name's components up to the first that holds a number
+/// ("layer 3" of "layer 3 / attn / q", "encoder.layers.3" of
+/// "encoder.layers.3.mlp.0"). Empty where the names have no such parts.
+/// `opCount` is set to the number of compute ops.
+std::vector<GraphPart> findGraphParts(const SimulationResult &result,
+                                      size_t &opCount);
 
 } // namespace ho
 } // namespace mlir

@@ -108,13 +108,17 @@ struct TimelineEvent {
   bool memoryBound = false;
 };
 
-/// Device memory at one instant.
+/// Device memory at one instant, just after one buffer changed.
 struct MemorySample {
   double time;
   /// Bytes of live buffers.
   int64_t liveBytes;
   /// The allocator's high-water mark so far: live bytes plus fragmentation.
   int64_t footprintBytes;
+  /// The value that defines the buffer that changed, and the bytes of it
+  /// now on the device (0 once released or evicted); null at entry.
+  Value buffer;
+  int64_t bufferBytes = 0;
 };
 
 struct LinkTraffic {

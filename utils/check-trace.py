@@ -5,6 +5,8 @@
   trace-event format draws a track's slices as a stack of nested calls, so
   two that only partly overlap are drawn wrong.
 - Every slice carries args, and each track and process has a name.
+- Every flow (a stall to the transfer it waited for) has one start and one
+  end, each inside a slice of its track, so that Perfetto binds it.
 - With --processes N, the trace holds exactly N processes, each named.
 
 Usage: check-trace.py TRACE.json [--processes N]; prints what it checked,
@@ -43,6 +45,22 @@ def check(trace, processes):
             if next_start < end - EPSILON_US:
                 return (f"on track '{names[track]}', '{next_name}' starts at "
                         f"{next_start} us, before '{name}' ends at {end} us")
+    flows = collections.defaultdict(dict)
+    for event in events:
+        if event["ph"] in ("s", "f"):
+            if event["ph"] in flows[event["id"]]:
+                return f"flow {event['id']} has two '{event['ph']}' ends"
+            flows[event["id"]][event["ph"]] = event
+    for flow_id, ends in flows.items():
+        if set(ends) != {"s", "f"}:
+            return f"flow {flow_id} has only its '{''.join(ends)}' end"
+        for end in ends.values():
+            track = (end["pid"], end["tid"])
+            if not any(start - EPSILON_US <= end["ts"] <= stop + EPSILON_US
+                       for start, stop, _ in slices.get(track, [])):
+                return (f"flow {flow_id}: its '{end['ph']}' end at "
+                        f"{end['ts']} us is in no slice of track "
+                        f"'{names.get(track)}'")
     pids = {event["pid"] for event in events}
     unnamed = [pid for pid in pids if (pid, None) not in names]
     if unnamed:
@@ -50,7 +68,8 @@ def check(trace, processes):
     if processes is not None and len(pids) != processes:
         return f"{len(pids)} processes, expected {processes}"
     print(f"{sum(map(len, slices.values()))} slices on {len(slices)} tracks "
-          f"in {len(pids)} processes: no overlaps, every slice with args")
+          f"in {len(pids)} processes: no overlaps, every slice with args; "
+          f"{len(flows)} flows, each bound at both ends")
     return None
 
 

@@ -425,14 +425,15 @@ LowerBounds ho::computeLowerBounds(Block &body, const Target &target,
   return bounds;
 }
 
-LogicalResult ho::checkBudgetFits(const LowerBounds &bounds) {
+LogicalResult ho::checkBudgetFits(const LowerBounds &bounds, ByteUnits units) {
   if (bounds.fitsBudget() || !bounds.memoryOp)
     return success();
-  InFlightDiagnostic diag = bounds.memoryOp->emitError()
-                            << "budget " << formatBytes(bounds.budget)
-                            << " is below what this op needs at once: "
-                            << formatBytes(bounds.memoryBytes) << " ("
-                            << formatBytes(bounds.memoryBytes - bounds.budget)
-                            << " more); no schedule fits";
+  InFlightDiagnostic diag =
+      bounds.memoryOp->emitError()
+      << "budget " << formatBytes(bounds.budget, units)
+      << " is below what this op needs at once: "
+      << formatBytes(bounds.memoryBytes, units) << " ("
+      << formatBytes(bounds.memoryBytes - bounds.budget, units)
+      << " more); no schedule fits";
   return diag;
 }

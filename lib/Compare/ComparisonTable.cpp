@@ -55,12 +55,13 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
   const LowerBounds &bounds = comparison.bounds;
   table.title =
       llvm::formatv("@{0} on {1}, budget {2}", comparison.function,
-                    comparison.target.name, formatBytes(comparison.budget))
+                    comparison.target.name,
+                    formatBytes(comparison.budget, comparison.getByteUnits()))
           .str();
   table.bounds =
       llvm::formatv("lower bounds: memory {0}{1}, time {2} (compute {3}), "
                     "deadlines {4}",
-                    formatBytes(bounds.memoryBytes),
+                    formatBytes(bounds.memoryBytes, comparison.getByteUnits()),
                     bounds.fitsBudget() ? ""
                                         : " (over the budget: nothing fits)",
                     formatSeconds(bounds.getTimeSeconds()),
@@ -91,7 +92,7 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
     std::optional<double> slowdown = comparison.getSlowdown(run);
     std::vector<std::string> row = {
         stringifyComparedPolicy(run.policy).str(),
-        formatBytes(result.peakFootprintBytes),
+        formatBytes(result.peakFootprintBytes, comparison.getByteUnits()),
         formatPercent(reduction ? std::optional<double>(-*reduction)
                                 : std::nullopt),
         formatSeconds(result.stepTime),
@@ -104,7 +105,8 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
             .str()};
     for (const Link &link : links)
       row.push_back(
-          formatBytes(result.getTraffic(link.tier, link.direction).bytes));
+          formatBytes(result.getTraffic(link.tier, link.direction).bytes,
+                      comparison.getByteUnits()));
     row.push_back(formatPercent(comparison.getGap(run)));
     row.push_back(!comparison.fits(run)     ? "no"
                   : run.result.overlaps > 0 ? "no (overlap)"

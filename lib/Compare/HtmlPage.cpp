@@ -151,6 +151,12 @@ constexpr CellUnit kByteUnits[] = {{"B", 1, 0},
                                    {"MB", 1e6, 2},
                                    {"GB", 1e9, 2},
                                    {"TB", 1e12, 2}};
+constexpr CellUnit kBinaryByteUnits[] = {
+    {"B", 1, 0},
+    {"KiB", 1024.0, 2},
+    {"MiB", 1024.0 * 1024, 2},
+    {"GiB", 1024.0 * 1024 * 1024, 2},
+    {"TiB", 1024.0 * 1024 * 1024 * 1024, 2}};
 } // namespace
 
 /// The value of a cell such as "12.345 ms" in the base unit, if its suffix
@@ -214,6 +220,7 @@ void html::writeTable(llvm::raw_ostream &os, const ComparisonTable &table,
   for (size_t column = 0; column < table.columns.size(); ++column) {
     unifyUnits(rows, column, kTimeUnits);
     unifyUnits(rows, column, kByteUnits);
+    unifyUnits(rows, column, kBinaryByteUnits);
   }
   os << "<div class=\"table\"><table>\n<tr>";
   for (auto [i, column] : llvm::enumerate(table.columns))

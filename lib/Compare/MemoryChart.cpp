@@ -81,7 +81,8 @@ static ByteAxis chooseByteAxis(const PolicyComparison &comparison,
       lowest = std::min<double>(lowest, memory.curve[i].liveBytes);
   }
   ByteAxis axis;
-  axis.unit = svg::chooseByteUnit(highest);
+  axis.unit = svg::chooseByteUnit(highest, comparison.getByteUnits() ==
+                                               ByteUnits::Binary);
   std::vector<double> ticks =
       svg::getNiceTicks(0, highest / axis.unit.divisor, 5);
   axis.hi = ticks.back() * axis.unit.divisor;
@@ -93,22 +94,25 @@ static ByteAxis chooseByteAxis(const PolicyComparison &comparison,
   return axis;
 }
 
-static std::string describeTensors(llvm::ArrayRef<LiveTensor> tensors) {
+static std::string describeTensors(llvm::ArrayRef<LiveTensor> tensors,
+                                   ByteUnits units) {
   std::string text;
   for (const LiveTensor &tensor : tensors)
     text += formatv("\n  {0} ({1}) {2}", tensor.name,
-                    stringifyTensorRole(tensor.role), formatBytes(tensor.bytes))
+                    stringifyTensorRole(tensor.role),
+                    formatBytes(tensor.bytes, units))
                 .str();
   return text;
 }
 
 static std::string
-describeRoles(const std::array<int64_t, kTensorRoleCount> &bytes) {
+describeRoles(const std::array<int64_t, kTensorRoleCount> &bytes,
+              ByteUnits units) {
   std::string text;
   for (TensorRole role : kStackOrder)
     if (int64_t roleBytes = bytes[static_cast<unsigned>(role)])
       text += formatv("{0}{1} {2}", text.empty() ? "" : ", ",
-                      stringifyTensorRole(role), formatBytes(roleBytes))
+                      stringifyTensorRole(role), formatBytes(roleBytes, units))
                   .str();
   return text;
 }
@@ -135,6 +139,7 @@ static void writeMemoryChart(raw_ostream &os,
                              double sharedEnd) {
   const PolicyRun &run = *memory.run;
   const SimulationResult &result = run.result;
+  ByteUnits units = comparison.getByteUnits();
   llvm::StringRef name = stringifyComparedPolicy(run.policy);
   bool fits = comparison.fits(run);
   double end = std::max(result.stepTime, 1e-12);
@@ -151,7 +156,7 @@ static void writeMemoryChart(raw_ostream &os,
                 plotName, kTop, plotWidth, plotBottom - kTop);
   os << formatv("<text class=\"title\" x=\"{0}\" y=\"16\">{1}: peak {2}, "
                 "step {3}{4}</text>\n",
-                kLeft, name, formatBytes(result.peakFootprintBytes),
+                kLeft, name, formatBytes(result.peakFootprintBytes, units),
                 formatSeconds(result.stepTime),
                 fits ? "" : " \xe2\x80\x94 does not fit");
   // The byte axis and its grid.
@@ -190,7 +195,7 @@ static void writeMemoryChart(raw_ostream &os,
                     "fill=\"{1}\" points=\"{2}\"><title>{0}: up to {3}"
                     "</title></polygon>\n",
                     stringifyTensorRole(role), report::getRoleColor(role),
-                    points, formatBytes(most));
+                    points, formatBytes(most, units));
     }
     below = std::move(above);
   }
@@ -211,37 +216,39 @@ static void writeMemoryChart(raw_ostream &os,
   // A column per bucket to hover: what was on the device then.
   for (auto [i, bucket] : llvm::enumerate(curve)) {
     double to = i + 1 < curve.size() ? curve[i + 1].start : end;
-    os << formatv(
-        "<rect class=\"hover\" x=\"{0:f2}\" y=\"{1}\" "
-        "width=\"{2:f2}\" height=\"{3}\"><title>{4}: {5} live, "
-        "footprint {6}\n{7}{8}</title></rect>",
-        x(bucket.start), kTop, x(to) - x(bucket.start), plotBottom - kTop,
-        formatSeconds(bucket.start), formatBytes(bucket.liveBytes),
-        formatBytes(bucket.footprintBytes), describeRoles(bucket.roleBytes),
-        bucket.largest.empty()
-            ? std::string()
-            : "\nlargest:" + describeTensors(bucket.largest));
+    os << formatv("<rect class=\"hover\" x=\"{0:f2}\" y=\"{1}\" "
+                  "width=\"{2:f2}\" height=\"{3}\"><title>{4}: {5} live, "
+                  "footprint {6}\n{7}{8}</title></rect>",
+                  x(bucket.start), kTop, x(to) - x(bucket.start),
+                  plotBottom - kTop, formatSeconds(bucket.start),
+                  formatBytes(bucket.liveBytes, units),
+                  formatBytes(bucket.footprintBytes, units),
+                  describeRoles(bucket.roleBytes, units),
+                  bucket.largest.empty()
+                      ? std::string()
+                      : "\nlargest:" + describeTensors(bucket.largest, units));
   }
   // The peak, with the tensors that make it.
   if (memory.peak.liveBytes > 0)
     // A dot that stays round when the shared time axis scales the group:
     // a round-capped stroke that does not scale, over a black one.
-    os << formatv(
-        "<g class=\"mark peak\"><line x1=\"{0:f2}\" "
-        "x2=\"{6:f2}\" y1=\"{1:f1}\" y2=\"{1:f1}\" "
-        "stroke=\"#000\" stroke-width=\"10\"/><line x1=\"{0:f2}\" "
-        "x2=\"{6:f2}\" y1=\"{1:f1}\" y2=\"{1:f1}\" stroke=\"#fff\" "
-        "stroke-width=\"6\"/><title>peak {2} live at {3}\n{4}\n"
-        "largest:{5}</title></g>",
-        x(memory.peak.time), y(memory.peak.liveBytes),
-        formatBytes(memory.peak.liveBytes), formatSeconds(memory.peak.time),
-        describeRoles(memory.peak.roleBytes),
-        describeTensors(memory.peak.largest), x(memory.peak.time) + 0.01);
+    os << formatv("<g class=\"mark peak\"><line x1=\"{0:f2}\" "
+                  "x2=\"{6:f2}\" y1=\"{1:f1}\" y2=\"{1:f1}\" "
+                  "stroke=\"#000\" stroke-width=\"10\"/><line x1=\"{0:f2}\" "
+                  "x2=\"{6:f2}\" y1=\"{1:f1}\" y2=\"{1:f1}\" stroke=\"#fff\" "
+                  "stroke-width=\"6\"/><title>peak {2} live at {3}\n{4}\n"
+                  "largest:{5}</title></g>",
+                  x(memory.peak.time), y(memory.peak.liveBytes),
+                  formatBytes(memory.peak.liveBytes, units),
+                  formatSeconds(memory.peak.time),
+                  describeRoles(memory.peak.roleBytes, units),
+                  describeTensors(memory.peak.largest, units),
+                  x(memory.peak.time) + 0.01);
   report::closeTimedGroup(os);
 
   // The budget, above everything and in no policy's colour.
   double budgetY = y(static_cast<double>(comparison.budget));
-  std::string budgetLabel = "budget " + formatBytes(comparison.budget);
+  std::string budgetLabel = "budget " + formatBytes(comparison.budget, units);
   double labelWidth = 7 * budgetLabel.size() + 8;
   os << formatv("<line class=\"budget\" x1=\"{0}\" x2=\"{1}\" y1=\"{2:f1}\" "
                 "y2=\"{2:f1}\"/><rect class=\"budget-label\" x=\"{3:f1}\" "
@@ -260,13 +267,13 @@ static void writeMemoryChart(raw_ostream &os,
 
   os << "<figcaption>";
   if (memory.peak.liveBytes > 0) {
-    os << "Largest at the peak (" << formatBytes(memory.peak.liveBytes)
+    os << "Largest at the peak (" << formatBytes(memory.peak.liveBytes, units)
        << " live at " << formatSeconds(memory.peak.time) << "): ";
     for (auto [i, tensor] :
          llvm::enumerate(llvm::ArrayRef(memory.peak.largest).take_front(3)))
       os << (i ? "; " : "") << svg::escape(tensor.name) << " ("
          << stringifyTensorRole(tensor.role) << ", "
-         << formatBytes(tensor.bytes) << ")";
+         << formatBytes(tensor.bytes, units) << ")";
   }
   os << "</figcaption>\n</figure>\n";
 }
@@ -283,6 +290,7 @@ void report::writeMemorySection(raw_ostream &os,
         present[role] |= bucket.roleBytes[role] > 0;
   }
   ByteAxis axis = chooseByteAxis(comparison, runs);
+  ByteUnits units = comparison.getByteUnits();
 
   os << "<div class=\"legend\">";
   for (TensorRole role : kStackOrder)
@@ -292,8 +300,8 @@ void report::writeMemorySection(raw_ostream &os,
   os << "<span><i class=\"line\"></i>allocator footprint (the policy's "
         "colour)</span><span><i class=\"budget\"></i>budget</span>";
   if (axis.lo > 0)
-    os << "<span>byte axis from " << formatBytes(static_cast<int64_t>(axis.lo))
-       << "</span>";
+    os << "<span>byte axis from "
+       << formatBytes(static_cast<int64_t>(axis.lo), units) << "</span>";
   os << "</div>\n<div class=\"plots\">\n";
   double sharedEnd = getLongestStep(comparison);
   for (const RunMemory &memory : runs)

@@ -39,10 +39,11 @@ struct RoleMoves {
 };
 } // namespace
 
-static std::string formatTally(const Tally &tally) {
+static std::string formatTally(const Tally &tally, ByteUnits units) {
   if (tally.count == 0)
     return "";
-  return formatv("{0} ({1})", formatBytes(tally.bytes), tally.count).str();
+  return formatv("{0} ({1})", formatBytes(tally.bytes, units), tally.count)
+      .str();
 }
 
 /// The moves of the planned function of `run`, by role.
@@ -71,7 +72,7 @@ tallyMoves(const PolicyComparison &comparison, const PolicyRun &run) {
 }
 
 static void
-writeMovesTable(raw_ostream &os,
+writeMovesTable(raw_ostream &os, ByteUnits units,
                 const std::array<RoleMoves, kTensorRoleCount> &moves) {
   os << "<table class=\"moves\">\n<tr><th>tensors</th><th class=\"right\">"
         "arguments kept on the device</th><th class=\"right\">arguments "
@@ -82,14 +83,15 @@ writeMovesTable(raw_ostream &os,
     const RoleMoves &row = moves[role];
     if (row.isEmpty())
       continue;
-    os << formatv("<tr><td><i class=\"swatch\" style=\"background:{0}\"></i>"
-                  "{1}</td><td class=\"right\">{2}</td><td class=\"right\">"
-                  "{3}</td><td class=\"right\">{4}</td><td class=\"right\">"
-                  "{5}</td></tr>\n",
-                  report::getRoleColor(static_cast<TensorRole>(role)),
-                  stringifyTensorRole(static_cast<TensorRole>(role)),
-                  formatTally(row.onDevice), formatTally(row.inTier),
-                  formatTally(row.stored), formatTally(row.fetched));
+    os << formatv(
+        "<tr><td><i class=\"swatch\" style=\"background:{0}\"></i>"
+        "{1}</td><td class=\"right\">{2}</td><td class=\"right\">"
+        "{3}</td><td class=\"right\">{4}</td><td class=\"right\">"
+        "{5}</td></tr>\n",
+        report::getRoleColor(static_cast<TensorRole>(role)),
+        stringifyTensorRole(static_cast<TensorRole>(role)),
+        formatTally(row.onDevice, units), formatTally(row.inTier, units),
+        formatTally(row.stored, units), formatTally(row.fetched, units));
   }
   os << "</table>\n";
 }
@@ -99,14 +101,16 @@ void report::writePlanSummary(raw_ostream &os,
                               const PolicyRun &run) {
   const SimulationResult &result = run.result;
   llvm::StringRef name = stringifyComparedPolicy(run.policy);
+  ByteUnits units = comparison.getByteUnits();
   os << "<div class=\"summary\">\n<p><b>" << name << "</b>: step "
      << formatSeconds(result.stepTime);
   if (auto slowdown = comparison.getSlowdown(run))
     os << formatv(" ({0:f2}x no offload)", *slowdown);
-  os << ", peak footprint " << formatBytes(result.peakFootprintBytes)
-     << " of a " << formatBytes(comparison.budget) << " budget";
+  os << ", peak footprint " << formatBytes(result.peakFootprintBytes, units)
+     << " of a " << formatBytes(comparison.budget, units) << " budget";
   if (comparison.fits(run))
-    os << " (" << formatBytes(comparison.budget - result.peakFootprintBytes)
+    os << " ("
+       << formatBytes(comparison.budget - result.peakFootprintBytes, units)
        << " to spare).</p>\n";
   else
     os << ": <b>it does not fit</b>.</p>\n";
@@ -114,7 +118,7 @@ void report::writePlanSummary(raw_ostream &os,
   if (run.planned) {
     os << "<p>What the plan keeps and moves, by what the tensors are "
           "(bytes, and how many tensors):</p>\n";
-    writeMovesTable(os, tallyMoves(comparison, run));
+    writeMovesTable(os, units, tallyMoves(comparison, run));
   }
 
   // The links, and how much of their time compute did not see.
@@ -127,7 +131,7 @@ void report::writePlanSummary(raw_ostream &os,
     os << formatv(
         "<li>{0}: {1} in {2} copies, busy {3} ({4:f0}% of the "
         "step)</li>\n",
-        svg::escape(track.name), formatBytes(track.bytes), track.events,
+        svg::escape(track.name), formatBytes(track.bytes, units), track.events,
         formatSeconds(track.busySeconds),
         result.stepTime > 0 ? 100 * track.busySeconds / result.stepTime : 0.0);
   }
@@ -146,20 +150,21 @@ void report::writePlanSummary(raw_ostream &os,
   if (peak.liveBytes > 0) {
     os << (comparison.fits(run) ? "<li>Why it fits" : "<li>Why it does not fit")
        << ": at the peak (" << formatSeconds(peak.time) << ") "
-       << formatBytes(peak.liveBytes) << " are live";
+       << formatBytes(peak.liveBytes, units) << " are live";
     std::string roles;
     for (unsigned role = 0; role < kTensorRoleCount; ++role)
       if (peak.roleBytes[role])
         roles += formatv("{0}{1} {2}", roles.empty() ? "" : ", ",
                          stringifyTensorRole(static_cast<TensorRole>(role)),
-                         formatBytes(peak.roleBytes[role]))
+                         formatBytes(peak.roleBytes[role], units))
                      .str();
     os << " (" << svg::escape(roles) << "), and the allocator's footprint is "
-       << formatBytes(result.peakFootprintBytes) << " against the budget's "
-       << formatBytes(comparison.budget) << ". Largest then: ";
+       << formatBytes(result.peakFootprintBytes, units)
+       << " against the budget's " << formatBytes(comparison.budget, units)
+       << ". Largest then: ";
     for (auto [i, tensor] : llvm::enumerate(peak.largest))
       os << (i ? "; " : "") << svg::escape(tensor.name) << " ("
-         << formatBytes(tensor.bytes) << ")";
+         << formatBytes(tensor.bytes, units) << ")";
     os << ".</li>\n";
   }
   os << "</ul>\n</div>\n";

@@ -318,6 +318,7 @@ LogicalResult Comparer::loadTargetAndBudget(ModuleOp module) {
   if (!budget)
     return emitError(module.getLoc())
            << "invalid budget: " << llvm::toString(budget.takeError());
+  comparison.byteUnits = getBudgetUnits(options.budget, *budget);
   comparison.target = std::move(*target);
   comparison.simulatedTarget = comparison.target;
   comparison.perturbation = options.perturbation;

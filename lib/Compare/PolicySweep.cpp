@@ -132,7 +132,8 @@ ComparisonTable ho::tabulateSweep(const PolicySweep &sweep) {
     const PolicyComparison &first = sweep.points.front().comparison;
     table.title = llvm::formatv("@{0} on {1}, budget {2}, varying {3}",
                                 first.function, first.target.name,
-                                formatBytes(first.budget), sweep.axis.field)
+                                formatBytes(first.budget, first.getByteUnits()),
+                                sweep.axis.field)
                       .str();
   }
   table.bounds = "step time (slowdown against no offload at the same point); "

@@ -92,15 +92,17 @@ svg::Unit svg::chooseTimeUnit(double maxSeconds) {
   return {1e-6, "us"};
 }
 
-svg::Unit svg::chooseByteUnit(double maxBytes) {
-  static const char *const suffixes[] = {"B", "KB", "MB", "GB", "TB"};
+svg::Unit svg::chooseByteUnit(double maxBytes, bool binary) {
+  static const char *const decimal[] = {"B", "KB", "MB", "GB", "TB"};
+  static const char *const powersOfTwo[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double step = binary ? 1024 : 1000;
   double divisor = 1;
   unsigned unit = 0;
-  while (maxBytes / divisor >= 1000 && unit + 1 < std::size(suffixes)) {
-    divisor *= 1000;
+  while (maxBytes / divisor >= step && unit + 1 < std::size(decimal)) {
+    divisor *= step;
     ++unit;
   }
-  return {divisor, suffixes[unit]};
+  return {divisor, binary ? powersOfTwo[unit] : decimal[unit]};
 }
 
 void svg::openPlot(raw_ostream &os, StringRef name, double width, double height,

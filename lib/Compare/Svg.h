@@ -66,8 +66,8 @@ struct Unit {
 };
 /// s, ms or us, whichever shows `maxSeconds` as at least 1.
 Unit chooseTimeUnit(double maxSeconds);
-/// B, KB, MB, GB or TB (decimal), likewise.
-Unit chooseByteUnit(double maxBytes);
+/// B, KB, MB, GB or TB (or KiB ... TiB when `binary`), likewise.
+Unit chooseByteUnit(double maxBytes, bool binary = false);
 
 /// An open <svg> element of the given size, with class "plot" and the
 /// name a test finds it by, closed by `close`.

@@ -70,17 +70,17 @@ static llvm::StringRef getTrackColor(const TrackDigest &track) {
   llvm_unreachable("unknown track kind");
 }
 
-static std::string describeTrack(const TrackDigest &track) {
+static std::string describeTrack(const TrackDigest &track, ByteUnits units) {
   if (track.kind == TrackDigest::Kind::Link)
-    return formatv("{0}: {1} in {2}", track.name, formatBytes(track.bytes),
-                   track.events)
+    return formatv("{0}: {1} in {2}", track.name,
+                   formatBytes(track.bytes, units), track.events)
         .str();
   return formatv("{0}: {1}", track.name, formatSeconds(track.busySeconds))
       .str();
 }
 
 static void writeTimeline(raw_ostream &os, const PolicyRun &run,
-                          double sharedEnd) {
+                          double sharedEnd, ByteUnits units) {
   const double labelWidth = 230, right = 14, top = 26, rowHeight = 20;
   double end = std::max(run.result.stepTime, 1e-12);
   double plotWidth = report::kWideWidth - labelWidth - right;
@@ -101,7 +101,7 @@ static void writeTimeline(raw_ostream &os, const PolicyRun &run,
     os << formatv("<text class=\"row\" x=\"{0}\" y=\"{1:f1}\" "
                   "text-anchor=\"end\">{2}</text>\n",
                   labelWidth - 8, y + rowHeight / 2 + 4,
-                  svg::escape(describeTrack(track)));
+                  svg::escape(describeTrack(track, units)));
   }
   report::openTimedGroup(os, labelWidth, end, sharedEnd);
   for (auto [row, track] : llvm::enumerate(tracks)) {
@@ -128,5 +128,5 @@ void report::writeTimelines(raw_ostream &os,
                             const PolicyComparison &comparison) {
   double sharedEnd = getLongestStep(comparison);
   for (const PolicyRun &run : comparison.runs)
-    writeTimeline(os, run, sharedEnd);
+    writeTimeline(os, run, sharedEnd, comparison.getByteUnits());
 }

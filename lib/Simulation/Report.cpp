@@ -44,9 +44,7 @@ static std::string describeOutOfMemory(const SimulationResult &result) {
   return "yes, first at " + formatLocation(result.firstOutOfMemoryOp->getLoc());
 }
 
-/// Where an op is: a named location by its name (the workloads name every
-/// op after its layer), else as formatLocation says.
-static std::string formatOpLocation(Operation *op) {
+std::string ho::formatOpLocation(Operation *op) {
   if (!op)
     return "";
   Location loc = op->getLoc();
@@ -67,14 +65,14 @@ ArgumentResidence ho::getArgumentResidence(ExecutionMode mode) {
 
 static void printLowerBounds(llvm::raw_ostream &os,
                              const SimulationResult &result, ExecutionMode mode,
-                             const LowerBounds &bounds) {
-  os << "  memory bound    " << formatBytes(bounds.memoryBytes);
+                             const LowerBounds &bounds, ByteUnits units) {
+  os << "  memory bound    " << formatBytes(bounds.memoryBytes, units);
   // No op needs device memory when nothing is read on the device.
   if (bounds.memoryOp)
     os << " (at " << formatOpLocation(bounds.memoryOp) << ")";
   if (!bounds.fitsBudget())
     os << llvm::formatv(", above the {0} budget: no schedule fits",
-                        formatBytes(bounds.budget));
+                        formatBytes(bounds.budget, units));
   os << "\n";
   os << llvm::formatv("  time bound      {0} (compute {1}",
                       formatSeconds(bounds.getTimeSeconds()),
@@ -106,7 +104,7 @@ static void printLowerBounds(llvm::raw_ostream &os,
 
 void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                       const Target &target, const SimulationOptions &options,
-                      const LowerBounds *bounds) {
+                      const LowerBounds *bounds, ByteUnits units) {
   auto percentOfStep = [&](double seconds) {
     return result.stepTime > 0 ? 100 * seconds / result.stepTime : 0.0;
   };
@@ -123,11 +121,11 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                       formatSeconds(result.stallTime), result.stallCount,
                       percentOfStep(result.stallTime),
                       formatSeconds(result.hostOverheadTime));
-  os << llvm::formatv("  allocator       {0} stalls ({1}): {2} of cache "
-                      "released, {3} pages remapped\n",
-                      result.allocatorStalls,
-                      formatSeconds(result.allocatorStallTime),
-                      formatBytes(result.releasedBytes), result.remappedPages);
+  os << llvm::formatv(
+      "  allocator       {0} stalls ({1}): {2} of cache "
+      "released, {3} pages remapped\n",
+      result.allocatorStalls, formatSeconds(result.allocatorStallTime),
+      formatBytes(result.releasedBytes, units), result.remappedPages);
   if (options.mode != ExecutionMode::AsWritten)
     os << llvm::formatv("  runtime         {0} fetches, {1} evictions\n",
                         result.fetches, result.evictions);
@@ -135,14 +133,15 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
     os << "  runnable        no: the weights alone exceed the budget, so "
           "vLLM would not start\n";
   if (options.allocator == AllocatorKind::Paged)
-    os << llvm::formatv("  blocks          {0} each; live bytes count whole "
-                        "blocks\n",
-                        formatBytes(options.blockBytes));
+    os << llvm::formatv(
+        "  blocks          {0} each; live bytes count whole "
+        "blocks\n",
+        formatBytes(options.blockBytes, getChosenUnits(options.blockBytes)));
   os << llvm::formatv("  peak live       {0} of a {1} budget\n",
-                      formatBytes(result.peakLiveBytes),
-                      formatBytes(result.budget));
+                      formatBytes(result.peakLiveBytes, units),
+                      formatBytes(result.budget, units));
   os << llvm::formatv("  peak footprint  {0} (live bytes plus fragmentation)\n",
-                      formatBytes(result.peakFootprintBytes));
+                      formatBytes(result.peakFootprintBytes, units));
   os << "  out of memory   " << describeOutOfMemory(result) << "\n";
   for (MemoryTier tier : kTiers) {
     for (Direction direction : kDirections) {
@@ -153,11 +152,12 @@ void ho::printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                              ? (stringifyMemoryTier(tier) + " -> device").str()
                              : ("device -> " + stringifyMemoryTier(tier)).str();
       os << llvm::formatv("  traffic         {0,-16} {1} in {2} transfers\n",
-                          link, formatBytes(traffic.bytes), traffic.transfers);
+                          link, formatBytes(traffic.bytes, units),
+                          traffic.transfers);
     }
   }
   if (bounds)
-    printLowerBounds(os, result, options.mode, *bounds);
+    printLowerBounds(os, result, options.mode, *bounds, units);
 }
 
 static llvm::json::Value lowerBoundsToJSON(const SimulationResult &result,
@@ -239,109 +239,4 @@ llvm::json::Value ho::metricsToJSON(const SimulationResult &result,
   if (bounds)
     metrics["lower_bounds"] = lowerBoundsToJSON(result, options.mode, *bounds);
   return metrics;
-}
-
-void ho::writeChromeTraceEvents(llvm::json::OStream &json,
-                                const SimulationResult &result, int64_t pid) {
-  // Trace-event times are microseconds. Keys go in sorted order, as a
-  // json::Value prints them.
-  auto micros = [](double seconds) { return seconds * 1e6; };
-  int64_t nextTid = 1;
-  auto nameTrack = [&](llvm::StringRef name) {
-    int64_t tid = nextTid++;
-    json.object([&] {
-      json.attributeObject("args", [&] { json.attribute("name", name); });
-      json.attribute("name", "thread_name");
-      json.attribute("ph", "M");
-      json.attribute("pid", pid);
-      json.attribute("tid", tid);
-    });
-    return tid;
-  };
-  // Slices on one track must not overlap, but a link's queues run side by
-  // side: each event goes to the first track of its kind ("pool -> device",
-  // "pool -> device #2", ...) whose last slice has ended, so a link gets as
-  // many tracks as it ran transfers at once.
-  struct Lane {
-    int64_t tid;
-    double end;
-  };
-  llvm::StringMap<SmallVector<Lane, 2>> lanes;
-  auto getLane = [&](const TimelineEvent &event) {
-    SmallVector<Lane, 2> &trackLanes = lanes[event.track];
-    for (Lane &lane : trackLanes)
-      if (lane.end <= event.start) {
-        lane.end = event.end;
-        return lane.tid;
-      }
-    std::string name =
-        trackLanes.empty()
-            ? event.track
-            : llvm::formatv("{0} #{1}", event.track, trackLanes.size() + 1)
-                  .str();
-    trackLanes.push_back({nameTrack(name), event.end});
-    return trackLanes.back().tid;
-  };
-  // The compute stream is the first track.
-  lanes["compute"].push_back({nameTrack("compute"), 0});
-  static const char *const categories[] = {"compute", "stall", "allocator",
-                                           "transfer", "host"};
-  std::vector<const TimelineEvent *> ordered;
-  for (const TimelineEvent &event : result.events)
-    ordered.push_back(&event);
-  llvm::stable_sort(ordered,
-                    [](const TimelineEvent *a, const TimelineEvent *b) {
-                      return a->start < b->start;
-                    });
-  for (const TimelineEvent *event : ordered) {
-    int64_t tid = getLane(*event);
-    const char *category = categories[static_cast<unsigned>(event->kind)];
-    json.object([&] {
-      json.attributeObject("args", [&] {
-        bool compute = event->kind == TimelineEvent::Kind::Compute;
-        if (compute)
-          json.attribute("bound", event->memoryBound ? "memory" : "compute");
-        if (event->bytes > 0)
-          json.attribute("bytes", event->bytes);
-        if (compute)
-          json.attribute("flops", event->flops);
-        json.attribute("kind", category);
-        // The op computed or waiting, or the one that issued the copy: its
-        // layer for the model graphs, else its source line.
-        if (event->op)
-          json.attribute("op", formatOpLocation(event->op));
-      });
-      json.attribute("cat", category);
-      json.attribute("dur", micros(event->end - event->start));
-      json.attribute("name", event->name);
-      json.attribute("ph", "X");
-      json.attribute("pid", pid);
-      json.attribute("tid", tid);
-      json.attribute("ts", micros(event->start));
-    });
-  }
-  for (const MemorySample &sample : result.memory)
-    json.object([&] {
-      json.attributeObject("args", [&] {
-        json.attribute("footprint_bytes", sample.footprintBytes);
-        json.attribute("live_bytes", sample.liveBytes);
-      });
-      json.attribute("name", "device memory");
-      json.attribute("ph", "C");
-      json.attribute("pid", pid);
-      json.attribute("ts", micros(sample.time));
-    });
-}
-
-llvm::json::Value ho::timelineToChromeTrace(const SimulationResult &result) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::json::OStream json(os);
-  json.object([&] {
-    json.attribute("displayTimeUnit", "ms");
-    json.attributeArray("traceEvents",
-                        [&] { writeChromeTraceEvents(json, result, 1); });
-  });
-  // The text was written from valid values: it parses.
-  return cantFail(llvm::json::parse(text));
 }

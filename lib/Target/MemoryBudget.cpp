@@ -2,6 +2,7 @@
 
 #include "hyperoffload/Target/MemoryBudget.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -87,15 +88,47 @@ llvm::Expected<int64_t> ho::parseMemoryBudget(llvm::StringRef text,
   return toBytes(text, value * scale);
 }
 
-std::string ho::formatBytes(int64_t bytes) {
-  static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+std::string ho::formatBytes(int64_t bytes, ByteUnits units) {
+  static const char *const decimal[] = {"B", "KB", "MB", "GB", "TB"};
+  static const char *const binary[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  bool isBinary = units == ByteUnits::Binary;
+  double step = isBinary ? 1024 : 1000;
   double value = static_cast<double>(bytes);
   unsigned unit = 0;
-  while (std::abs(value) >= 1000 && unit + 1 < std::size(units)) {
-    value /= 1000;
+  while (std::abs(value) >= step && unit + 1 < std::size(decimal)) {
+    value /= step;
     ++unit;
   }
   if (unit == 0)
     return llvm::formatv("{0} B", bytes).str();
-  return llvm::formatv("{0:f2} {1}", value, units[unit]).str();
+  return llvm::formatv("{0:f2} {1}", value,
+                       isBinary ? binary[unit] : decimal[unit])
+      .str();
+}
+
+ho::ByteUnits ho::getChosenUnits(int64_t bytes) {
+  // Whether the bytes are a whole number of the largest binary unit they
+  // are a whole number of, and not of the decimal unit of that rank.
+  bool binary = false;
+  int64_t binaryUnit = 1, decimalUnit = 1;
+  for (int rank = 0; rank < 4; ++rank) {
+    binaryUnit *= 1024;
+    decimalUnit *= 1000;
+    if (bytes < binaryUnit || bytes % binaryUnit != 0)
+      break;
+    binary = bytes % decimalUnit != 0;
+  }
+  return binary ? ByteUnits::Binary : ByteUnits::Decimal;
+}
+
+ho::ByteUnits ho::getBudgetUnits(llvm::StringRef text, int64_t bytes) {
+  text = text.trim();
+  if (text.empty())
+    return ByteUnits::Decimal;
+  if (text.ends_with_insensitive("ib"))
+    return ByteUnits::Binary;
+  // A fraction or a percentage of the device: no unit was written.
+  if (!llvm::isAlpha(text.back()))
+    return getChosenUnits(bytes);
+  return ByteUnits::Decimal;
 }

@@ -136,7 +136,8 @@ void PlanOffloadPass::runOnOperation() {
       if (!function.isExternal()) {
         emitRemark(function.getLoc())
             << "no budget given: planning for the whole HBM of '" << target.name
-            << "', " << formatBytes(options.budget)
+            << "', "
+            << formatBytes(options.budget, getChosenUnits(options.budget))
             << "; budget= plans for less";
         break;
       }
@@ -158,7 +159,8 @@ void PlanOffloadPass::runOnOperation() {
     }
     // A budget below what one op needs at once has no schedule at all.
     if (failed(checkBudgetFits(computeMemoryBound(function.getBody().front(),
-                                                  target, options.budget)))) {
+                                                  target, options.budget),
+                               getBudgetUnits(budget, options.budget)))) {
       signalPassFailure();
       continue;
     }

@@ -93,7 +93,8 @@ void ReportPass::runOnOperation() {
       // The budget the simulator resolved, so that both assume the same.
       LowerBounds bounds = computeLowerBounds(body, *target, result->budget);
       summary->os() << "@" << function.getName() << " ";
-      printSummary(summary->os(), *result, *target, options, &bounds);
+      printSummary(summary->os(), *result, *target, options, &bounds,
+                   getBudgetUnits(budget, result->budget));
       metrics[function.getName()] =
           metricsToJSON(*result, *target, options, &bounds);
       if (traceFile.empty())

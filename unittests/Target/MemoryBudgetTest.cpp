@@ -60,4 +60,39 @@ TEST(MemoryBudgetTest, FormatsBytesForPeople) {
   EXPECT_EQ(formatBytes(1500), "1.50 KB");
   EXPECT_EQ(formatBytes(61930000000), "61.93 GB");
 }
+
+TEST(MemoryBudgetTest, FormatsBinaryUnits) {
+  EXPECT_EQ(formatBytes(int64_t(48) << 30, ByteUnits::Binary), "48.00 GiB");
+  EXPECT_EQ(formatBytes(64 << 10, ByteUnits::Binary), "64.00 KiB");
+  EXPECT_EQ(formatBytes(int64_t(1536) << 20, ByteUnits::Binary), "1.50 GiB");
+  EXPECT_EQ(formatBytes(1000, ByteUnits::Binary), "1000 B");
+}
+
+TEST(MemoryBudgetTest, ChosenSizesKeepTheUnitsTheyWereWrittenIn) {
+  // Binary where the size is a whole number of binary units only: 48 GiB,
+  // 75% of a 64 GiB device, 64 KiB blocks, 125 MiB.
+  EXPECT_EQ(getChosenUnits(int64_t(48) << 30), ByteUnits::Binary);
+  EXPECT_EQ(getChosenUnits((int64_t(64) << 30) / 4 * 3), ByteUnits::Binary);
+  EXPECT_EQ(getChosenUnits(64 << 10), ByteUnits::Binary);
+  EXPECT_EQ(getChosenUnits(int64_t(125) << 20), ByteUnits::Binary);
+  // Decimal where it is a whole number of decimal units too, or of no
+  // binary unit.
+  EXPECT_EQ(getChosenUnits(44000000000), ByteUnits::Decimal);
+  EXPECT_EQ(getChosenUnits(5000000), ByteUnits::Decimal);
+  EXPECT_EQ(getChosenUnits(1024000), ByteUnits::Decimal);
+  EXPECT_EQ(getChosenUnits(999), ByteUnits::Decimal);
+  EXPECT_EQ(getChosenUnits(0), ByteUnits::Decimal);
+}
+
+TEST(MemoryBudgetTest, ReportsUseTheUnitsOfTheBudgetAsWritten) {
+  int64_t gib48 = int64_t(48) << 30;
+  EXPECT_EQ(getBudgetUnits("48GiB", gib48), ByteUnits::Binary);
+  EXPECT_EQ(getBudgetUnits("64 kib", 64 << 10), ByteUnits::Binary);
+  EXPECT_EQ(getBudgetUnits("44GB", 44000000000), ByteUnits::Decimal);
+  // A share of a device of 64 GiB comes to binary units, of 80 GB not.
+  EXPECT_EQ(getBudgetUnits("75%", gib48), ByteUnits::Binary);
+  EXPECT_EQ(getBudgetUnits("0.5", 40000000000), ByteUnits::Decimal);
+  // No budget written: the default, decimal.
+  EXPECT_EQ(getBudgetUnits("", gib48), ByteUnits::Decimal);
+}
 } // namespace

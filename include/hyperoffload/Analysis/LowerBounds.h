@@ -12,6 +12,7 @@
 #ifndef HYPEROFFLOAD_ANALYSIS_LOWERBOUNDS_H
 #define HYPEROFFLOAD_ANALYSIS_LOWERBOUNDS_H
 
+#include "hyperoffload/Target/MemoryBudget.h"
 #include "hyperoffload/Target/Target.h"
 
 #include "mlir/IR/Block.h"
@@ -128,7 +129,8 @@ LowerBounds computeMemoryBound(Block &body, const Target &target,
 
 /// Emits an error at the op that needs more memory at once than the budget
 /// and fails when no schedule can fit; succeeds otherwise.
-LogicalResult checkBudgetFits(const LowerBounds &bounds);
+LogicalResult checkBudgetFits(const LowerBounds &bounds,
+                              ByteUnits units = ByteUnits::Decimal);
 
 } // namespace ho
 } // namespace mlir

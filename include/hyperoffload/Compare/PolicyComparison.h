@@ -17,6 +17,7 @@
 #include "hyperoffload/Compare/Admission.h"
 #include "hyperoffload/Simulation/Report.h"
 #include "hyperoffload/Simulation/SteppedSimulation.h"
+#include "hyperoffload/Target/MemoryBudget.h"
 #include "hyperoffload/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -197,6 +198,10 @@ struct PolicyComparison {
   const LowerBounds &getBounds(const PolicyRun &run) const {
     return run.bounds ? *run.bounds : bounds;
   }
+  /// The units reports show bytes in: binary where the budget was given in
+  /// them (getBudgetUnits).
+  ByteUnits byteUnits = ByteUnits::Decimal;
+  ByteUnits getByteUnits() const { return byteUnits; }
   /// Whether every allocation of the run fit in the budget.
   bool fits(const PolicyRun &run) const { return !run.result.outOfMemory; }
   /// Whether the run fit and no buffer of a static plan landed on a live

@@ -19,11 +19,13 @@ namespace ho {
 /// that leaves arguments free; a schedule run as written places them once.
 ArgumentResidence getArgumentResidence(ExecutionMode mode);
 
-/// Writes a readable summary of `result`; with `bounds`, also the lower
-/// bounds of the function and the gap of the result to them.
+/// Writes a readable summary of `result`, with byte counts in `units`;
+/// with `bounds`, also the lower bounds of the function and the gap of the
+/// result to them.
 void printSummary(llvm::raw_ostream &os, const SimulationResult &result,
                   const Target &target, const SimulationOptions &options,
-                  const LowerBounds *bounds = nullptr);
+                  const LowerBounds *bounds = nullptr,
+                  ByteUnits units = ByteUnits::Decimal);
 
 /// The metrics of `result` as JSON (schema in docs/CostModel.md); times in
 /// seconds, sizes in bytes. With `bounds`, they include `lower_bounds`.
@@ -36,15 +38,26 @@ llvm::json::Value metricsToJSON(const SimulationResult &result,
                                 const SimulationOptions &options,
                                 const LowerBounds *bounds = nullptr);
 
+/// Where an op is, for people: a named location by its name (the workloads
+/// name every op after its layer), else file:line:column; "" for null.
+std::string formatOpLocation(Operation *op);
+
 /// The timeline in the Chrome trace-event format that Perfetto and
 /// chrome://tracing open: one track per stream or link direction, device
 /// memory as a counter track.
 llvm::json::Value timelineToChromeTrace(const SimulationResult &result);
 
+/// The most slices (and counter samples) one run's trace holds.
+inline constexpr size_t kMaxTraceSlices = 50000;
+
 /// Writes the events of that trace, in process `pid`, as elements of the
-/// array `json` is writing. It builds nothing in memory: a run with a
-/// million transfers streams out as fast as the text is written, where a
-/// json::Value of it would take gigabytes.
+/// array `json` is writing: a track per stream and per queue of each link
+/// direction, a flow from each stall to the transfer it waited for, and
+/// device memory as a counter. A run with more than kMaxTraceSlices events
+/// has neighbouring events of a kind on a track merged into one slice (its
+/// args count them), so that no trace grows past tens of MB; the events are
+/// streamed, never built as a json::Value, which for a million transfers
+/// would take gigabytes.
 void writeChromeTraceEvents(llvm::json::OStream &json,
                             const SimulationResult &result, int64_t pid);
 

@@ -128,9 +128,10 @@ void report::writePlanSummary(raw_ostream &os,
   for (const TrackDigest &track : tracks) {
     if (track.kind != TrackDigest::Kind::Link)
       continue;
+    // A link's queues copy side by side, so the sum may pass the step.
     os << formatv(
-        "<li>{0}: {1} in {2} copies, busy {3} ({4:f0}% of the "
-        "step)</li>\n",
+        "<li>{0}: {1} in {2} copies, copying for {3} summed over its queues "
+        "({4:f0}% of the step)</li>\n",
         svg::escape(track.name), formatBytes(track.bytes, units), track.events,
         formatSeconds(track.busySeconds),
         result.stepTime > 0 ? 100 * track.busySeconds / result.stepTime : 0.0);
@@ -140,12 +141,16 @@ void report::writePlanSummary(raw_ostream &os,
           "compute.</li>\n";
   else
     os << formatv("<li>Compute waited {0} ({1:f1}% of the step) in {2} "
-                  "stalls, and {3} for the allocator; the rest of the "
-                  "transfers ran behind compute.</li>\n",
+                  "stalls{3}; the rest of the transfers ran behind "
+                  "compute.</li>\n",
                   formatSeconds(result.stallTime),
                   result.stepTime > 0 ? 100 * result.stallTime / result.stepTime
                                       : 0.0,
-                  result.stallCount, formatSeconds(result.allocatorStallTime));
+                  result.stallCount,
+                  result.allocatorStallTime > 0
+                      ? ", and " + formatSeconds(result.allocatorStallTime) +
+                            " for the allocator"
+                      : std::string());
   MemoryPeak peak = findMemoryPeak(result, 3);
   if (peak.liveBytes > 0) {
     os << (comparison.fits(run) ? "<li>Why it fits" : "<li>Why it does not fit")

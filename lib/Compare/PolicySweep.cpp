@@ -95,10 +95,9 @@ std::string ho::getSweepOverride(const SweepAxis &axis, double value) {
   return axis.field + "=" + text;
 }
 
-FailureOr<PolicySweep>
-ho::sweepPolicies(ModuleOp module, const ComparisonOptions &options,
-                  const SweepAxis &axis,
-                  llvm::function_ref<void(size_t, size_t)> onPoint) {
+FailureOr<PolicySweep> ho::sweepPolicies(
+    ModuleOp module, const ComparisonOptions &options, const SweepAxis &axis,
+    llvm::function_ref<void(const PolicySweep &, size_t)> onPoint) {
   PolicySweep sweep{axis, {}};
   for (double value : axis.values) {
     ComparisonOptions point = options;
@@ -108,7 +107,7 @@ ho::sweepPolicies(ModuleOp module, const ComparisonOptions &options,
       return failure();
     sweep.points.push_back({value, std::move(*comparison)});
     if (onPoint)
-      onPoint(sweep.points.size(), axis.values.size());
+      onPoint(sweep, axis.values.size());
   }
   return sweep;
 }

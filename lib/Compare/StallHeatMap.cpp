@@ -145,9 +145,11 @@ void report::writeStallHeatMap(raw_ostream &os,
       double total = bin.getTotal();
       std::string where;
       if (!parts.empty()) {
-        llvm::StringRef first = getPartAt(parts, column * opCount / kBins);
-        llvm::StringRef last =
-            getPartAt(parts, ((column + 1) * opCount / kBins) - 1);
+        // The ops of the column: [begin, end), at least one.
+        size_t begin = column * opCount / kBins;
+        size_t end = std::max(begin + 1, (column + 1) * opCount / kBins);
+        llvm::StringRef first = getPartAt(parts, begin);
+        llvm::StringRef last = getPartAt(parts, end - 1);
         where = first == last ? first.str() : (first + " to " + last).str();
       } else {
         where = formatv("ops {0}-{1}%", 100 * column / kBins,

@@ -9,6 +9,7 @@
 #define HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_COMPARETABLE_H
 
 #include <cstdio>
+#include <vector>
 
 namespace mlir::ho {
 struct ComparisonTable;
@@ -22,6 +23,25 @@ void printComparisonHeader(std::FILE *out, const ComparisonTable &cells);
 /// printed before the work), then its rows and notes.
 void printComparisonTable(std::FILE *out, const ComparisonTable &cells,
                           bool withHeader = true);
+
+/// A table printed a row at a time, as its rows come (a sweep's points
+/// take a while each): its title, bounds and header before the first row,
+/// then each new row. Columns are as wide as their header or their
+/// expected widest cell, whichever is wider; the rows are not known yet.
+class StreamedComparisonTable {
+public:
+  /// `widths[i]`: the widest cell expected in column i.
+  StreamedComparisonTable(std::FILE *out, std::vector<size_t> widths)
+      : out(out), widths(std::move(widths)) {}
+
+  /// Prints the rows of `cells` not printed yet, and flushes.
+  void update(const ComparisonTable &cells);
+
+private:
+  std::FILE *out;
+  std::vector<size_t> widths;
+  size_t printed = 0;
+};
 
 } // namespace mlir::ho::cli
 

@@ -44,6 +44,21 @@ static std::string describeProgress(const SweepAxis &axis, size_t done,
   return text + "; next: " + getSweepOverride(axis, axis.values[done]);
 }
 
+/// The widest cells a sweep's table may have: the values as written, and
+/// "999.999 ms (999.99x)*" for each policy.
+static std::vector<size_t> getSweepColumnWidths(const SweepAxis &axis) {
+  size_t valueWidth = 0;
+  for (double value : axis.values)
+    valueWidth =
+        std::max(valueWidth, llvm::StringRef(getSweepOverride(axis, value))
+                                 .split('=')
+                                 .second.size());
+  constexpr size_t kCellWidth = 21;
+  std::vector<size_t> widths = {valueWidth};
+  widths.resize(1 + getComparedPolicies().size(), kCellWidth);
+  return widths;
+}
+
 static int runSweep(const SweepArgs &args) {
   std::unique_ptr<llvm::ToolOutputFile> csvFile, jsonFile, htmlFile;
   if (!args.csvFile.empty() && !(csvFile = openOutput(args.csvFile)))
@@ -62,10 +77,20 @@ static int runSweep(const SweepArgs &args) {
     return 1;
 
   args.input.noteScenarioBudget();
+  // An output named "-" takes stdout instead of the table. The table's rows
+  // print as the points finish.
+  bool tableOnStdout =
+      args.csvFile != "-" && args.jsonFile != "-" && args.htmlFile != "-";
+  StreamedComparisonTable table(stdout, getSweepColumnWidths(args.axis));
   progress.show(describeProgress(args.axis, 0, args.axis.values.size(), 0));
   FailureOr<PolicySweep> sweep = sweepPolicies(
       **module, args.input.getOptions(), args.axis,
-      [&](size_t done, size_t total) {
+      [&](const PolicySweep &sofar, size_t total) {
+        if (tableOnStdout) {
+          progress.clear();
+          table.update(tabulateSweep(sofar));
+        }
+        size_t done = sofar.points.size();
         if (done < total)
           progress.show(describeProgress(args.axis, done, total,
                                          progress.getElapsedSeconds()));
@@ -73,12 +98,6 @@ static int runSweep(const SweepArgs &args) {
   progress.clear();
   if (failed(sweep))
     return 1;
-
-  // An output named "-" takes stdout instead of the table.
-  bool tableOnStdout =
-      args.csvFile != "-" && args.jsonFile != "-" && args.htmlFile != "-";
-  if (tableOnStdout)
-    printComparisonTable(stdout, tabulateSweep(*sweep));
   if (csvFile)
     if (int code = writeOutput(*csvFile, [&](llvm::raw_ostream &os) {
           writeSweepCSV(os, *sweep);

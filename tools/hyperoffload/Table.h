@@ -8,6 +8,8 @@
 #ifndef HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_TABLE_H
 #define HYPEROFFLOAD_TOOLS_HYPEROFFLOAD_TABLE_H
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -35,7 +37,17 @@ public:
 
   void print(std::FILE *out) const;
 
+  /// For a table printed a row at a time, as its rows come: the header, and
+  /// then each row, with every column `widths[i]` wide (wider cells push
+  /// the rest of their row right).
+  void printHeader(std::FILE *out, llvm::ArrayRef<size_t> widths) const;
+  void printRow(std::FILE *out, llvm::ArrayRef<std::string> cells,
+                llvm::ArrayRef<size_t> widths) const;
+
 private:
+  std::string formatLine(llvm::ArrayRef<std::string> cells,
+                         llvm::ArrayRef<size_t> widths) const;
+
   std::vector<Column> columns;
   std::vector<std::vector<std::string>> rows;
   std::vector<size_t> minWidths;

@@ -68,9 +68,9 @@ TEST_F(PolicySweepTest, ReplansAtEveryPointAndSlowsAsBandwidthShrinks) {
   options.policies = {ComparedPolicy::Reactive, ComparedPolicy::HyperOffload};
   SweepAxis axis{"links.bandwidth_gbps", {5, 50, 400}};
   std::vector<std::pair<size_t, size_t>> progress;
-  FailureOr<PolicySweep> sweep =
-      sweepPolicies(*module, options, axis, [&](size_t done, size_t total) {
-        progress.push_back({done, total});
+  FailureOr<PolicySweep> sweep = sweepPolicies(
+      *module, options, axis, [&](const PolicySweep &sofar, size_t total) {
+        progress.push_back({sofar.points.size(), total});
       });
   ASSERT_TRUE(succeeded(sweep));
   EXPECT_EQ(progress,

@@ -52,13 +52,15 @@ struct PolicySweep {
 };
 
 /// Compares the policies of `options` at every value of `axis`, the field
-/// set by an override after those of `options`. `onPoint(done, total)` is
-/// called after each point. Fails, with the error emitted through the
+/// set by an override after those of `options`. `onPoint(sweep, total)` is
+/// called after each point with the sweep so far, so that a caller can show
+/// each point as it finishes. Fails, with the error emitted through the
 /// context's diagnostics, when a value is not valid for the field or a
 /// comparison fails.
 FailureOr<PolicySweep> sweepPolicies(
     ModuleOp module, const ComparisonOptions &options, const SweepAxis &axis,
-    llvm::function_ref<void(size_t done, size_t total)> onPoint = nullptr);
+    llvm::function_ref<void(const PolicySweep &sweep, size_t total)> onPoint =
+        nullptr);
 
 /// The sweep as JSON: the schema version, the field, and each point's value
 /// and comparison in the schema of comparisonToJSON (docs/Compare.md).

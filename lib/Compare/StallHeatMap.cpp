@@ -69,7 +69,9 @@ static llvm::StringRef getPartAt(llvm::ArrayRef<GraphPart> parts, size_t op) {
       llvm::upper_bound(parts, op, [](size_t op, const GraphPart &part) {
         return op < part.firstOp;
       });
-  return after == parts.begin() ? "" : std::prev(after)->name;
+  if (after == parts.begin())
+    return "";
+  return std::prev(after)->name;
 }
 
 /// "10 us", "1 ms": a round time as a tick label.

@@ -20,9 +20,11 @@ static std::vector<svg::Series> getPolicySeries(const PolicySweep &sweep,
   for (const SweepPoint &point : sweep.points) {
     for (auto [i, run] : llvm::enumerate(point.comparison.runs)) {
       if (series.size() <= i) {
-        series.push_back({stringifyComparedPolicy(run.policy).str(),
-                          getPolicyColor(run.policy).str()});
-        series.back().dots = true;
+        svg::Series policy;
+        policy.name = stringifyComparedPolicy(run.policy).str();
+        policy.color = getPolicyColor(run.policy).str();
+        policy.dots = true;
+        series.push_back(std::move(policy));
       }
       std::optional<double> value = metric(point.comparison, run);
       if (!value)

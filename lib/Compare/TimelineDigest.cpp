@@ -107,7 +107,8 @@ std::vector<MemoryBucket> ho::bucketMemory(const SimulationResult &result,
   for (unsigned i = 0; i < buckets; ++i) {
     double start = i * width;
     double stop = i + 1 == buckets ? end : start + width;
-    MemoryBucket bucket = {start, carried.liveBytes, carried.footprintBytes};
+    MemoryBucket bucket = {
+        start, carried.liveBytes, carried.footprintBytes, {}, {}};
     // The sample of the highest live bytes: the last one carried in unless
     // one in the bucket is higher.
     std::optional<size_t> highest;

@@ -5,6 +5,7 @@
 #include "hyperoffload/Simulation/Report.h"
 #include "hyperoffload/Target/MemoryBudget.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -20,18 +21,22 @@ struct Link {
 };
 } // namespace
 
-/// The link directions that some run moved bytes over, in a fixed order.
-static std::vector<Link> getUsedLinks(const PolicyComparison &comparison) {
+/// The link directions of the target, or those that some run moved bytes
+/// over, in a fixed order.
+static std::vector<Link> getLinks(const PolicyComparison &comparison,
+                                  LinkColumns which) {
   std::vector<Link> links;
   for (MemoryTier tier :
        {MemoryTier::pool, MemoryTier::host, MemoryTier::disk}) {
     for (Direction direction : {Direction::ToDevice, Direction::FromDevice}) {
-      for (const PolicyRun &run : comparison.runs) {
-        if (run.result.getTraffic(tier, direction).transfers > 0) {
-          links.push_back({tier, direction});
-          break;
-        }
-      }
+      bool shown =
+          which == LinkColumns::All
+              ? comparison.target.getLink(tier) != nullptr
+              : llvm::any_of(comparison.runs, [&](const PolicyRun &run) {
+                  return run.result.getTraffic(tier, direction).transfers > 0;
+                });
+      if (shown)
+        links.push_back({tier, direction});
     }
   }
   return links;
@@ -50,7 +55,8 @@ std::string ho::formatPercent(std::optional<double> fraction) {
   return llvm::formatv("{0}{1:f1}%", percent < 0 ? "" : "+", percent).str();
 }
 
-ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
+ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison,
+                                       LinkColumns linkColumns) {
   ComparisonTable table;
   const LowerBounds &bounds = comparison.bounds;
   table.title =
@@ -76,15 +82,18 @@ ComparisonTable ho::tabulateComparison(const PolicyComparison &comparison) {
                       formatSeconds(bounds.copiedArgumentsDeadlineSeconds))
             .str();
 
-  table.columns = {{"POLICY"},         {"PEAK", true},
-                   {"VS NONE", true},  {"STEP TIME", true},
-                   {"SLOWDOWN", true}, {"STALL TIME", true},
-                   {"STALLS", true},   {"ALLOCATOR STALLS", true}};
-  std::vector<Link> links = getUsedLinks(comparison);
+  // The widest cells as a rule: "hyperoffload-schedule", "999.99 GiB",
+  // "+100.0%", "999.999 ms", "999.99x", "123456",
+  // "expandable: 99 (999.999 ms)", "+1234.5%", "no (overlap)".
+  table.columns = {{"POLICY", false, 21}, {"PEAK", true, 10},
+                   {"VS NONE", true, 7},  {"STEP TIME", true, 10},
+                   {"SLOWDOWN", true, 7}, {"STALL TIME", true, 10},
+                   {"STALLS", true, 6},   {"ALLOCATOR STALLS", true, 27}};
+  std::vector<Link> links = getLinks(comparison, linkColumns);
   for (const Link &link : links)
-    table.columns.push_back({getLinkHeader(link), true});
-  table.columns.push_back({"GAP TO BOUND", true});
-  table.columns.push_back({"FITS"});
+    table.columns.push_back({getLinkHeader(link), true, 9});
+  table.columns.push_back({"GAP TO BOUND", true, 8});
+  table.columns.push_back({"FITS", false, 12});
 
   for (const PolicyRun &run : comparison.runs) {
     const SimulationResult &result = run.result;

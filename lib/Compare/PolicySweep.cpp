@@ -137,9 +137,15 @@ ComparisonTable ho::tabulateSweep(const PolicySweep &sweep) {
   }
   table.bounds = "step time (slowdown against no offload at the same point); "
                  "* the run does not fit the budget";
-  table.columns.push_back({llvm::StringRef(sweep.axis.field).upper(), true});
+  // The widest cells: the values as written, and "999.999 ms (999.99x)*".
+  size_t widestValue = 0;
+  for (double value : sweep.axis.values)
+    widestValue = std::max(widestValue, formatValue(value).size());
+  table.columns.push_back(
+      {llvm::StringRef(sweep.axis.field).upper(), true, widestValue});
   for (ComparedPolicy policy : getSweptPolicies(sweep))
-    table.columns.push_back({stringifyComparedPolicy(policy).upper(), true});
+    table.columns.push_back(
+        {stringifyComparedPolicy(policy).upper(), true, 21});
   for (const SweepPoint &point : sweep.points) {
     std::vector<std::string> row = {formatValue(point.value)};
     for (const PolicyRun &run : point.comparison.runs) {

@@ -12,6 +12,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -147,9 +148,15 @@ static int runCompare(const CompareArgs &args) {
   options.recordTimelines = !args.traceDir.empty() || htmlFile;
   // An output named "-" (`--json -`) takes stdout instead of the table.
   bool tableOnStdout = args.jsonFile != "-" && args.htmlFile != "-";
-  // The header as soon as the bounds are known; the rows once every policy
-  // has run, since the columns hold the links any of them used.
+  // The header as soon as the bounds are known. On a terminal each
+  // policy's row follows as soon as it has run, in a table with a column
+  // for every link direction of the target (which ones the runs use is not
+  // known yet); elsewhere the table comes at the end, with the columns of
+  // the links the runs used.
   ArrayRef<ComparedPolicy> policies = options.getPolicies();
+  bool streamRows =
+      tableOnStdout && llvm::sys::Process::StandardOutIsDisplayed();
+  StreamedComparisonTable table(stdout, /*withTitle=*/false);
   ComparisonProgress events;
   events.started = [&](const PolicyComparison &partial) {
     if (tableOnStdout) {
@@ -161,6 +168,10 @@ static int runCompare(const CompareArgs &args) {
   };
   events.finished = [&](const PolicyComparison &partial, ComparedPolicy,
                         size_t done, size_t) {
+    if (streamRows) {
+      progress.clear();
+      table.update(tabulateComparison(partial, LinkColumns::All));
+    }
     progress.show(describeProgress(partial, policies, done,
                                    progress.getElapsedSeconds()));
   };
@@ -171,8 +182,11 @@ static int runCompare(const CompareArgs &args) {
     return 1;
 
   if (tableOnStdout) {
-    printComparisonTable(stdout, tabulateComparison(*comparison),
-                         /*withHeader=*/false);
+    if (streamRows)
+      table.finish(tabulateComparison(*comparison, LinkColumns::All));
+    else
+      printComparisonTable(stdout, tabulateComparison(*comparison),
+                           /*withHeader=*/false);
     for (std::optional<ComparisonTable> extra :
          {tabulateRoutedSteps(*comparison), tabulateAdmission(*comparison)})
       if (extra) {

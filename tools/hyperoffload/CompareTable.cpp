@@ -5,8 +5,6 @@
 
 #include "hyperoffload/Compare/ComparisonTable.h"
 
-#include "llvm/ADT/STLExtras.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,16 +39,22 @@ void cli::printComparisonTable(std::FILE *out, const ComparisonTable &cells,
 
 void cli::StreamedComparisonTable::update(const ComparisonTable &cells) {
   Table table = makeTable(cells);
-  std::vector<size_t> columnWidths;
-  for (auto [column, header] : llvm::enumerate(cells.columns))
-    columnWidths.push_back(std::max(header.header.size(), column < widths.size()
-                                                              ? widths[column]
-                                                              : size_t(0)));
+  std::vector<size_t> widths;
+  for (const ComparisonTable::Column &column : cells.columns)
+    widths.push_back(std::max(column.header.size(), column.widest));
   if (printed == 0 && !cells.rows.empty()) {
-    printComparisonHeader(out, cells);
-    table.printHeader(out, columnWidths);
+    if (withTitle)
+      printComparisonHeader(out, cells);
+    table.printHeader(out, widths);
   }
   for (; printed < cells.rows.size(); ++printed)
-    table.printRow(out, cells.rows[printed], columnWidths);
+    table.printRow(out, cells.rows[printed], widths);
+  std::fflush(out);
+}
+
+void cli::StreamedComparisonTable::finish(const ComparisonTable &cells) {
+  update(cells);
+  for (const std::string &note : cells.notes)
+    fmt::print(out, "{}\n", note);
   std::fflush(out);
 }

@@ -24,22 +24,24 @@ void printComparisonHeader(std::FILE *out, const ComparisonTable &cells);
 void printComparisonTable(std::FILE *out, const ComparisonTable &cells,
                           bool withHeader = true);
 
-/// A table printed a row at a time, as its rows come (a sweep's points
-/// take a while each): its title, bounds and header before the first row,
-/// then each new row. Columns are as wide as their header or their
-/// expected widest cell, whichever is wider; the rows are not known yet.
+/// A table printed a row at a time, as its rows come (a policy or a sweep
+/// point takes a while): its header before the first row, then each new
+/// row. The rows are not known yet, so each column is as wide as its
+/// header or the widest cell it may hold (ComparisonTable::Column::widest).
 class StreamedComparisonTable {
 public:
-  /// `widths[i]`: the widest cell expected in column i.
-  StreamedComparisonTable(std::FILE *out, std::vector<size_t> widths)
-      : out(out), widths(std::move(widths)) {}
+  /// With `withTitle`, the table's title and bounds come before its header.
+  StreamedComparisonTable(std::FILE *out, bool withTitle)
+      : out(out), withTitle(withTitle) {}
 
   /// Prints the rows of `cells` not printed yet, and flushes.
   void update(const ComparisonTable &cells);
+  /// Prints the rows left and then the table's notes.
+  void finish(const ComparisonTable &cells);
 
 private:
   std::FILE *out;
-  std::vector<size_t> widths;
+  bool withTitle;
   size_t printed = 0;
 };
 

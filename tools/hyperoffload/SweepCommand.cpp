@@ -44,21 +44,6 @@ static std::string describeProgress(const SweepAxis &axis, size_t done,
   return text + "; next: " + getSweepOverride(axis, axis.values[done]);
 }
 
-/// The widest cells a sweep's table may have: the values as written, and
-/// "999.999 ms (999.99x)*" for each policy.
-static std::vector<size_t> getSweepColumnWidths(const SweepAxis &axis) {
-  size_t valueWidth = 0;
-  for (double value : axis.values)
-    valueWidth =
-        std::max(valueWidth, llvm::StringRef(getSweepOverride(axis, value))
-                                 .split('=')
-                                 .second.size());
-  constexpr size_t kCellWidth = 21;
-  std::vector<size_t> widths = {valueWidth};
-  widths.resize(1 + getComparedPolicies().size(), kCellWidth);
-  return widths;
-}
-
 static int runSweep(const SweepArgs &args) {
   std::unique_ptr<llvm::ToolOutputFile> csvFile, jsonFile, htmlFile;
   if (!args.csvFile.empty() && !(csvFile = openOutput(args.csvFile)))
@@ -81,7 +66,7 @@ static int runSweep(const SweepArgs &args) {
   // print as the points finish.
   bool tableOnStdout =
       args.csvFile != "-" && args.jsonFile != "-" && args.htmlFile != "-";
-  StreamedComparisonTable table(stdout, getSweepColumnWidths(args.axis));
+  StreamedComparisonTable table(stdout, /*withTitle=*/true);
   progress.show(describeProgress(args.axis, 0, args.axis.values.size(), 0));
   FailureOr<PolicySweep> sweep = sweepPolicies(
       **module, args.input.getOptions(), args.axis,

@@ -20,6 +20,9 @@ struct ComparisonTable {
   struct Column {
     std::string header;
     bool alignRight = false;
+    /// The widest cell the column may hold: what a table printed before its
+    /// rows are known pads it to.
+    size_t widest = 0;
   };
   /// "@main on ascend910c-supernode, budget 44.00 GB".
   std::string title;
@@ -32,10 +35,19 @@ struct ComparisonTable {
   std::vector<std::string> notes;
 };
 
+/// Which link directions a comparison table has a column for.
+enum class LinkColumns {
+  /// Those some run moved bytes over: the table of finished runs.
+  Used,
+  /// Every one the target has: a table whose rows come as the runs finish.
+  All,
+};
+
 /// Policy, peak, reduction, step time, slowdown, stalls, allocator stalls, the
-/// bytes of each link direction that some run used, the gap to the time
-/// bound and whether the run fit.
-ComparisonTable tabulateComparison(const PolicyComparison &comparison);
+/// bytes of each link direction (`links`), the gap to the time bound and
+/// whether the run fit.
+ComparisonTable tabulateComparison(const PolicyComparison &comparison,
+                                   LinkColumns links = LinkColumns::Used);
 
 /// For functions with ho.routed or ho.gather_blocks ops, each policy over
 /// the drawn steps:

@@ -1,9 +1,12 @@
 //===- HtmlReport.h - Self-contained HTML reports ---------------*- C++ -*-===//
 //
 // One HTML file with inline SVG and CSS, no network and no script needed to
-// see it: the comparison table, device memory over time for each policy,
-// where in the step compute waited (a heat map, runs lined up op by op),
-// and each run's timeline of compute, stalls and transfers per link.
+// see it: the comparison table with the fastest run that fits highlighted,
+// what the plan did, device memory over time for each policy stacked by
+// role on one byte axis, where in the step compute waited (a heat map, runs
+// lined up op by op, on a log colour scale), and each run's timeline of
+// compute, stalls and transfers per link; tooltips name the tensors and ops
+// behind every mark. The sections are in lib/Compare (ReportParts.h).
 // docs/Compare.md shows what each part means.
 //
 //===----------------------------------------------------------------------===//

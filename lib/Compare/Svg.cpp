@@ -116,19 +116,14 @@ void svg::openPlot(raw_ostream &os, StringRef name, double width, double height,
 
 void svg::closePlot(raw_ostream &os) { os << "</svg>\n"; }
 
-/// "x1,y1 x2,y2 ..." for a polyline through `points`, or along their steps.
-static std::string getPolylinePoints(const svg::Series &series,
-                                     const svg::Scale &x, const svg::Scale &y) {
+/// "x1,y1 x2,y2 ..." for a polyline through `points`.
+static std::string
+getPolylinePoints(llvm::ArrayRef<std::pair<double, double>> points,
+                  const svg::Scale &x, const svg::Scale &y) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  auto point = [&](double px, double py) {
+  for (auto [px, py] : points)
     os << llvm::formatv("{0:f1},{1:f1} ", x(px), y(py));
-  };
-  for (auto [i, xy] : llvm::enumerate(series.points)) {
-    if (series.steps && i > 0)
-      point(xy.first, series.points[i - 1].second);
-    point(xy.first, xy.second);
-  }
   return text;
 }
 
@@ -166,8 +161,6 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
       first = false;
     }
   }
-  if (chart.xRange)
-    std::tie(xLo, xHi) = *chart.xRange;
   if (chart.reference)
     yHi = std::max(yHi, chart.reference->second);
   bool xLog = chart.xLog && xLo > 0 && xHi > xLo;
@@ -254,16 +247,15 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
       size_t end = std::min(begin + 1, count - 1);
       while (end + 1 < count && segmentMisses(end) == missing)
         ++end;
-      Series run = series;
-      run.points.assign(series.points.begin() + begin,
-                        series.points.begin() + end + 1);
       os << llvm::formatv(
-          "<polyline class=\"mark{4}\" data-series=\"{0}\" fill=\"none\" "
-          "stroke=\"{1}\" stroke-width=\"1.6\"{2} points=\"{3}\">"
-          "<title>{0}{5}</title></polyline>\n",
+          "<polyline class=\"mark{3}\" data-series=\"{0}\" fill=\"none\" "
+          "stroke=\"{1}\" stroke-width=\"1.6\" points=\"{2}\">"
+          "<title>{0}{4}</title></polyline>\n",
           escape(series.name), series.color,
-          series.dashed ? " stroke-dasharray=\"5 3\"" : "",
-          getPolylinePoints(run, x, y), missing ? " misses" : "",
+          getPolylinePoints(
+              llvm::ArrayRef(series.points).slice(begin, end + 1 - begin), x,
+              y),
+          missing ? " misses" : "",
           missing ? " (a run that does not fit)" : "");
       if (end + 1 >= count)
         break;
@@ -287,12 +279,11 @@ void svg::writeLineChart(raw_ostream &os, const LineChart &chart) {
   for (auto [series, at] : llvm::zip(chart.series, legendAt)) {
     auto [lx, ly] = at;
     os << llvm::formatv("<line x1=\"{0:f1}\" x2=\"{1:f1}\" y1=\"{2:f1}\" "
-                        "y2=\"{2:f1}\" stroke=\"{3}\" stroke-width=\"2\"{4}/>"
-                        "<text class=\"tick\" x=\"{5:f1}\" y=\"{6:f1}\">{7}"
+                        "y2=\"{2:f1}\" stroke=\"{3}\" stroke-width=\"2\"/>"
+                        "<text class=\"tick\" x=\"{4:f1}\" y=\"{5:f1}\">{6}"
                         "</text>\n",
-                        lx, lx + 16, ly - 4, series.color,
-                        series.dashed ? " stroke-dasharray=\"5 3\"" : "",
-                        lx + 20, ly, escape(series.name));
+                        lx, lx + 16, ly - 4, series.color, lx + 20, ly,
+                        escape(series.name));
   }
   closePlot(os);
 }

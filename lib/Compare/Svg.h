@@ -80,9 +80,6 @@ struct Series {
   std::string color;
   /// (x, y) in data units, sorted by x.
   std::vector<std::pair<double, double>> points;
-  /// Draw as steps (the value holds until the next point) instead of lines.
-  bool steps = false;
-  bool dashed = false;
   /// Mark each point with a dot; hollow where `hollow[i]` is set (a run
   /// that does not fit), and the line to or from such a point faint and
   /// dotted.
@@ -99,8 +96,6 @@ struct LineChart {
   Unit yUnit;
   double width = 480;
   double height = 230;
-  /// The x range; the points' range when absent.
-  std::optional<std::pair<double, double>> xRange;
   /// Log axes; the y axis then starts under the lowest point, not at 0.
   bool xLog = false;
   bool yLog = false;

@@ -105,8 +105,9 @@ struct LineChart {
   bool legend = true;
 };
 
-/// Writes `chart` as one <svg>: axes with round ticks from 0 (y) and the x
-/// range, a light grid, the series, the reference line and a legend.
+/// Writes `chart` as one <svg>: axes with round ticks over the points' x
+/// range and, on a linear y axis, from 0 (linear or log as the chart asks),
+/// a light grid, the series, the reference line and a legend.
 void writeLineChart(llvm::raw_ostream &os, const LineChart &chart);
 
 } // namespace mlir::ho::svg

@@ -5,6 +5,8 @@
 #   utils/install-deps.sh            # what the build needs
 #   utils/install-deps.sh --browser  # and Chromium, for the HTML render test
 #   utils/install-deps.sh --clang    # and clang with its sanitizer runtimes
+#   utils/install-deps.sh --torch    # and PyTorch with torchvision, for the
+#                                    # PyTorch importer's tests
 set -euo pipefail
 
 packages=(
@@ -12,10 +14,14 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libfmt-dev libcli11-dev libgtest-dev libbenchmark-dev
 )
-case "${1:-}" in
-  --browser) packages+=(chromium) ;;
-  --clang) packages+=(clang libclang-rt-14-dev) ;;
-esac
+for flag in "$@"; do
+  case "$flag" in
+    --browser) packages+=(chromium) ;;
+    --clang) packages+=(clang libclang-rt-14-dev) ;;
+    --torch) packages+=(python3-torch python3-torchvision) ;;
+    *) echo "install-deps: unknown option '$flag'" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for pkg in "${packages[@]}"; do

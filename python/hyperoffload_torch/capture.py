@@ -294,8 +294,8 @@ def trace_step(module: torch.nn.Module, inputs: typing.List[InputSpec],
 def _describe_trace_failure(where: str, error: Exception) -> str:
     text = str(error).strip().splitlines()[0] if str(error).strip() else ""
     name = type(error).__name__
-    if "DataDependent" in name or "_local_scalar_dense" in text or \
-            "DynamicOutputShape" in name:
+    if "DataDependent" in name or "DynamicOutputShape" in name or \
+            "_local_scalar_dense" in text or "data-dependent" in text:
         return (f"cannot trace module '{where}': its control flow or an output "
                 f"shape depends on tensor values, which a trace does not have "
                 f"({name}{': ' + text if text else ''})")

@@ -179,8 +179,23 @@ def _attention_flops(name, args, result_shapes):
     return numel(batch) * sq * sk * (2 * (d + dv) + 5)
 
 
+def _fused_attention_block_flops(name, args, result_shapes):
+    """`_native_multi_head_attention`, nn.MultiheadAttention's inference
+    path: the QKV projection, the attention and the output projection."""
+    if name != "_native_multi_head_attention":
+        return None
+    query, key, embed, heads = args[0], args[1], int(args[3]), int(args[4])
+    *batch, sq, _ = query.shape
+    sk, tokens = key.shape[-2], numel(batch)
+    projections = 2 * tokens * (sq + 2 * sk) * embed * embed + \
+        2 * tokens * sq * embed * embed
+    attention = tokens * sq * sk * (4 * embed + 5 * heads)
+    return projections + attention
+
+
 _FORMULAS = (_matmul_flops, _conv_flops, _pool_flops,
-             _embedding_backward_flops, _attention_flops)
+             _embedding_backward_flops, _attention_flops,
+             _fused_attention_block_flops)
 
 
 def flop_count(name, args, result_shapes):

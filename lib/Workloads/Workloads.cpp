@@ -2,6 +2,7 @@
 
 #include "hyperoffload/Workloads/Workloads.h"
 
+#include "ImportedModels.h"
 #include "Models.h"
 
 #include "hyperoffload/Dialect/HO/HODialect.h"
@@ -27,6 +28,16 @@ static const ModelInfo kModels[] = {
      "256 routed experts (top 8) and 1 shared (671B parameters, 37B active)"},
     {"deepseek-v3-tiny", "a 3-layer DeepSeek-V3 with hidden 256 and 8 "
                          "experts, for tests"},
+    {"resnet50-pytorch",
+     "torchvision's ResNet-50 imported from PyTorch: a training step of batch "
+     "256 at 224x224 in bf16 with Adam (25.6M parameters)"},
+    {"vit-b16-pytorch",
+     "torchvision's ViT-B/16 imported from PyTorch: a training step of batch "
+     "128 at 224x224 in bf16 with Adam (86.6M parameters)"},
+    {"llama3-8b-decoder-pytorch",
+     "8 LLaMA3-8B decoder layers written in plain PyTorch and imported: a "
+     "training step of 4096 tokens in bf16 with Adam, eager attention (1.74B "
+     "parameters)"},
 };
 
 llvm::ArrayRef<ModelInfo> workloads::getModels() { return kModels; }
@@ -181,6 +192,8 @@ static llvm::Error checkTokensPerStep(const WorkloadOptions &options) {
 
 llvm::Expected<OwningOpRef<ModuleOp>>
 workloads::buildWorkload(MLIRContext &context, const WorkloadOptions &options) {
+  if (const ImportedModel *model = lookupImported(options.model))
+    return buildImported(context, *model, options);
   if (llvm::Error error = validate(options))
     return std::move(error);
   if (llvm::Error error = checkTokensPerStep(options))
@@ -205,6 +218,8 @@ workloads::buildWorkload(MLIRContext &context, const WorkloadOptions &options) {
 
 llvm::Expected<ModelStats>
 workloads::getModelStats(const WorkloadOptions &options) {
+  if (const ImportedModel *model = lookupImported(options.model))
+    return getStats(*model);
   int64_t activationBytes =
       getByteWidth(options.activationType.value_or(DType::BF16));
   if (const LlamaSpec *spec = lookupLlama(options.model))
@@ -254,6 +269,31 @@ static std::vector<Scenario> makeScenarios() {
                        "LLaMA3-8B, one decode step at a 128k-token context "
                        "(16 GiB of KV cache next to 16 GB of weights)",
                        longDecode, "24GB"});
+
+  // Imported from PyTorch (docs/PyTorch.md), at about half the memory a step
+  // needs without offload, so that one must be planned.
+  auto imported = [&](llvm::StringRef name, llvm::StringRef model,
+                      llvm::StringRef description, llvm::StringRef budget) {
+    WorkloadOptions options;
+    options.model = model.str();
+    options.mode = Mode::Train;
+    scenarios.push_back({name, description, options, budget});
+  };
+  imported("resnet50-pytorch-train", "resnet50-pytorch",
+           "torchvision's ResNet-50 training step from PyTorch, batch 256 at "
+           "224x224 in bf16 with Adam: 11.5 GB without offload, 11.1 GB of it "
+           "activations saved for backward",
+           "6GB");
+  imported("vit-b16-pytorch-train", "vit-b16-pytorch",
+           "torchvision's ViT-B/16 training step from PyTorch, batch 128 at "
+           "224x224 in bf16 with Adam: 9.6 GB without offload, 9.0 GB of it "
+           "activations saved for backward",
+           "5GB");
+  imported("llama3-8b-decoder-pytorch-train", "llama3-8b-decoder-pytorch",
+           "8 LLaMA3-8B decoder layers in plain PyTorch, one training step of "
+           "4096 tokens in bf16 with Adam and eager attention: 47.1 GB "
+           "without offload, 33.7 GB of it activations saved for backward",
+           "24GB");
   return scenarios;
 }
 

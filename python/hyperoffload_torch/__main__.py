@@ -7,7 +7,10 @@ MLIR that `hyperoffload-opt` and `hyperoffload compare` take
 
 import argparse
 import ast
+import shlex
 import sys
+
+import torch
 
 from . import CaptureError, import_model, mlir
 from .capture import DTYPES
@@ -65,7 +68,23 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_line(argv) -> str:
+    """The command that exported a graph, without where it was written and
+    whether it was quiet: what reproduces the graph."""
+    words, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in ("-o", "--output"):
+            skip = True
+        elif word not in ("-q", "--quiet") and not word.startswith(
+                ("-o", "--output=")):
+            words.append(shlex.quote(word))
+    return " ".join(["python3 -m hyperoffload_torch", *words])
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = _parser().parse_args(argv)
     try:
         graph = import_model(args.model, args.input, mode=args.mode,
@@ -74,11 +93,13 @@ def main(argv=None) -> int:
     except CaptureError as error:
         print(f"hyperoffload_torch: error: {error}", file=sys.stderr)
         return 1
+    comment = [f"Exported by: {_command_line(argv)}",
+               f"With torch {torch.__version__}"]
     if args.output == "-":
-        mlir.write(graph, sys.stdout)
+        mlir.write(graph, sys.stdout, comment)
     else:
         with open(args.output, "w") as out:
-            mlir.write(graph, out)
+            mlir.write(graph, out, comment)
     if not args.quiet:
         print(describe(graph), file=sys.stderr)
     return 0

@@ -194,7 +194,7 @@ class _ModuleStack:
 @dataclasses.dataclass
 class Placeholder:
     name: str
-    role: str  # weight, input
+    role: str  # weight, buffer (running statistics and the like), input
     is_parameter: bool
 
 
@@ -260,7 +260,7 @@ def trace_step(module: torch.nn.Module, inputs: typing.List[InputSpec],
         flat.append(fake(torch.empty(spec.shape, dtype=tensor_dtype,
                                      device="meta")))
     placeholders = [Placeholder(n, "weight", True) for n in params]
-    placeholders += [Placeholder(n, "weight", False) for n in buffers]
+    placeholders += [Placeholder(n, "buffer", False) for n in buffers]
     placeholders += [Placeholder(f"input {i}", "input", False)
                      for i in range(len(inputs))]
     names = list(params) + list(buffers)

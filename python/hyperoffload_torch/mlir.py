@@ -36,8 +36,12 @@ def function_name(model: str, mode: str) -> str:
     return name if re.match(r"[A-Za-z_]", name) else f"m_{name}"
 
 
-def write(graph: ImportedGraph, out: typing.TextIO) -> None:
+def write(graph: ImportedGraph, out: typing.TextIO,
+          comment: typing.Sequence[str] = ()) -> None:
+    """Writes `graph`, after `comment`'s lines as `//` comments."""
     names: typing.Dict[int, str] = {}
+    for line in comment:
+        out.write(f"// {line}\n")
 
     def name(value: Value) -> str:
         return names[id(value)]

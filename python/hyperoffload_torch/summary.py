@@ -15,7 +15,7 @@ def describe(graph: ImportedGraph) -> str:
                   if a.role == "weight")
     kernels = [op for op in graph.ops if not op.is_allocation]
     lines = [f"{graph.name}, {graph.mode} step: {graph.parameters:,} "
-             f"parameters ({_si(weights, 'B')} with buffers), "
+             f"parameters ({_si(weights, 'B')}), "
              f"{len(kernels)} ops"]
     forward = graph.flops({"forward"})
     if graph.mode == "train":

@@ -127,9 +127,11 @@ class WhatTheGraphSays(unittest.TestCase):
     def test_roles_locations_and_in_place_writes(self):
         graph = import_torchvision("resnet50", "train")
         roles = {a.role for a in graph.arguments}
-        self.assertEqual(roles, {"weight", "input", "optimizer_state"})
+        self.assertEqual(roles, {"weight", "buffer", "input",
+                                 "optimizer_state"})
         self.assertEqual({role for _, role in graph.results},
-                         {"loss", "gradient", "weight", "optimizer_state"})
+                         {"loss", "gradient", "weight", "buffer",
+                          "optimizer_state"})
         locations = {op.location for op in graph.ops}
         self.assertIn("layer3.2.conv2", locations)
         self.assertIn("backward / layer3.2.conv2", locations)

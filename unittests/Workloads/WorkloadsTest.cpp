@@ -34,6 +34,13 @@ protected:
     return *module->getOps<func::FuncOp>().begin();
   }
 
+  /// The error building `bad` fails with.
+  std::string buildError(const WorkloadOptions &bad) {
+    llvm::Expected<OwningOpRef<ModuleOp>> built = buildWorkload(context, bad);
+    EXPECT_FALSE(static_cast<bool>(built));
+    return built ? std::string() : llvm::toString(built.takeError());
+  }
+
   /// Elements of the arguments with role `role`; bytes with `bytes`.
   static int64_t sumArguments(func::FuncOp function, llvm::StringRef role,
                               bool bytes = false) {
@@ -233,15 +240,12 @@ TEST_F(WorkloadsTest, ParallelismShardsTheDeviceGraph) {
 }
 
 TEST_F(WorkloadsTest, BadOptionsAreNamed) {
-  auto error = [&](WorkloadOptions bad) {
-    llvm::Expected<OwningOpRef<ModuleOp>> built = buildWorkload(context, bad);
-    EXPECT_FALSE(static_cast<bool>(built));
-    return built ? std::string() : llvm::toString(built.takeError());
-  };
+  auto error = [&](const WorkloadOptions &bad) { return buildError(bad); };
   WorkloadOptions bad = options("gpt-5", Mode::Decode, 1, 16);
   EXPECT_EQ(error(bad), "option 'model': unknown model 'gpt-5'; known models "
                         "are: llama3-8b, llama3-tiny, deepseek-v3, "
-                        "deepseek-v3-tiny");
+                        "deepseek-v3-tiny, resnet50-pytorch, vit-b16-pytorch, "
+                        "llama3-8b-decoder-pytorch");
   bad = options("llama3-8b", Mode::Decode, 0, 16);
   EXPECT_EQ(error(bad), "option 'batch': must be positive, got 0");
   bad = options("llama3-8b", Mode::Decode, 1, 16);
@@ -284,5 +288,57 @@ TEST_F(WorkloadsTest, Table3ScenarioMatchesThePaper) {
   EXPECT_NEAR(kv, 16.0, 1.5);
   EXPECT_NEAR(kv / peak, 0.26, 0.02);
   EXPECT_LT(weights, peak - kv);
+}
+} // namespace
+
+namespace {
+// The graphs imported from PyTorch (models/pytorch) against the counts
+// torchvision publishes and the figures the scenarios state.
+TEST_F(WorkloadsTest, ImportedScenariosHaveTheirModelsParameters) {
+  struct Expected {
+    llvm::StringRef scenario;
+    int64_t parameters;
+    double peakGB;
+  } expected[] = {
+      {"resnet50-pytorch-train", 25'557'032, 11.5},
+      {"vit-b16-pytorch-train", 86'567'656, 9.6},
+      {"llama3-8b-decoder-pytorch-train", 8 * 218'112'000, 47.1},
+  };
+  for (const Expected &model : expected) {
+    SCOPED_TRACE(model.scenario.str());
+    const Scenario *scenario = lookupScenario(model.scenario);
+    ASSERT_TRUE(scenario);
+    func::FuncOp function = build(scenario->options);
+    ASSERT_TRUE(function);
+    EXPECT_EQ(sumArguments(function, "weight"), model.parameters);
+    EXPECT_EQ(cantFail(getModelStats(scenario->options)).totalParameters,
+              model.parameters);
+    BufferLiveness liveness(function.getBody().front(), 512);
+    EXPECT_NEAR(liveness.getPeakBytes() / 1e9, model.peakGB, 0.05);
+  }
+}
+
+TEST_F(WorkloadsTest, ImportedModelsKeepTheirExportedShapes) {
+  auto error = [&](const WorkloadOptions &bad) { return buildError(bad); };
+  WorkloadOptions train;
+  train.model = "resnet50-pytorch";
+  train.mode = Mode::Train;
+  EXPECT_TRUE(build(train));
+
+  WorkloadOptions batch = train;
+  batch.batch = 8;
+  EXPECT_EQ(error(batch),
+            "option 'batch': does not apply to 'resnet50-pytorch', a graph "
+            "imported from PyTorch with the shapes and types it was exported "
+            "with (batch 256 x 3x224x224, bf16, Adam); export it again to "
+            "change them (docs/PyTorch.md)");
+  WorkloadOptions types = train;
+  types.weightType = DType::F32;
+  EXPECT_NE(error(types).find("option 'weight-type': does not apply"),
+            std::string::npos);
+  WorkloadOptions decode = train;
+  decode.mode = Mode::Decode;
+  EXPECT_EQ(error(decode), "option 'mode': 'resnet50-pytorch' is a training "
+                           "step imported from PyTorch; its mode is 'train'");
 }
 } // namespace

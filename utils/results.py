@@ -4,6 +4,8 @@
   utils/results.py [BUILD_DIR]                 # print the document
   utils/results.py BUILD_DIR --write           # write docs/Results.md and
                                                # docs/Results.json
+  utils/results.py BUILD_DIR --write --add     # the same, running only the
+                                               # answers not recorded yet
   utils/results.py BUILD_DIR --check           # quick check (make check)
   utils/results.py BUILD_DIR --check --full    # full check (make check-results)
 
@@ -51,6 +53,17 @@ TABLE3_CONTEXT = 70000
 CONTEXT_STEP = 4000
 CONTEXT_CAP = 1024000
 BANDWIDTHS = [8, 16, 33.6, 64, 128, 256]
+# The training steps imported from PyTorch (docs/PyTorch.md), on the GPU
+# presets as well as the Ascend ones, and the budgets of their sweeps: from
+# about a third of the peak without offload to all of it.
+PYTORCH_HARDWARE = ["h200-pcie5", "gh200-c2c"] + HARDWARE
+PYTORCH_SCENARIOS = [
+    ("resnet50-pytorch-train", "6GB", ["4GB", "6GB", "8GB", "10GB", "12GB"]),
+    ("vit-b16-pytorch-train", "5GB", ["3GB", "5GB", "7GB", "9GB", "10GB"]),
+    ("llama3-8b-decoder-pytorch-train", "24GB",
+     ["16GB", "24GB", "32GB", "40GB", "48GB"]),
+]
+PYTORCH_SWEEP_HARDWARE = ["h200-pcie5", "gh200-c2c"]
 
 
 CACHE = ROOT / "docs" / "Results.json"
@@ -72,9 +85,10 @@ class Tool:
     for it. Given `recorded` answers, it answers from them and runs
     nothing."""
 
-    def __init__(self, build, recorded=None):
+    def __init__(self, build, recorded=None, run_missing=False):
         self.build = build
         self.recorded = recorded
+        self.run_missing = run_missing
         self.answers = {}
         self.lock = threading.Lock()
 
@@ -88,10 +102,10 @@ class Tool:
                 answer = self.answers[command] = concurrent.futures.Future()
         if owner:
             try:
-                if self.recorded is None:
-                    answer.set_result(run_command(self.build, command))
-                elif command in self.recorded:
+                if self.recorded is not None and command in self.recorded:
                     answer.set_result(self.recorded[command])
+                elif self.recorded is None or self.run_missing:
+                    answer.set_result(run_command(self.build, command))
                 else:
                     raise StaleCache(
                         f"docs/Results.json has no answer for "
@@ -183,26 +197,33 @@ def kilo_tokens(tokens):
 # ---------------------------------------------------------------------------
 
 
+POLICY_TABLE_HEADER = ["scenario", "hardware", "budget", "policy",
+                       "step time", "p99 step", "vs none", "vs time bound",
+                       "transfer stalls", "allocator stalls", "peak", "fits"]
+
+
+def policy_rows(scenario, hw, budget, comparison):
+    """A row of POLICY_TABLE_HEADER per policy of `comparison`."""
+    rows = []
+    for run in comparison["policies"]:
+        steps = run.get("routing_steps")
+        rows.append([
+            f"`{scenario}`", hw, budget, run["name"], ms(step_time(run)),
+            ms(steps["p99_step_time_s"]) if steps else "",
+            ratio(slowdown(run, comparison)),
+            percent(step_time(run) / run["time_bound_s"] - 1),
+            ms(run["stall_time_s"]), allocator_stalls(run),
+            gb(run["peak_footprint_bytes"]), yes_no(run["fits"])])
+    return rows
+
+
 def every_policy(tool):
     rows = []
     for scenario, budget in SCENARIOS:
         for hw in HARDWARE:
-            comparison = tool.compare(scenario, hw, budget)
-            for run in comparison["policies"]:
-                steps = run.get("routing_steps")
-                rows.append([
-                    f"`{scenario}`", hw, budget, run["name"],
-                    ms(step_time(run)),
-                    ms(steps["p99_step_time_s"]) if steps else "",
-                    ratio(slowdown(run, comparison)),
-                    percent(step_time(run) / run["time_bound_s"] - 1),
-                    ms(run["stall_time_s"]),
-                    allocator_stalls(run),
-                    gb(run["peak_footprint_bytes"]), yes_no(run["fits"])])
-    text = table(["scenario", "hardware", "budget", "policy", "step time",
-                  "p99 step", "vs none", "vs time bound",
-                  "transfer stalls", "allocator stalls", "peak", "fits"],
-                 rows)
+            rows += policy_rows(scenario, hw, budget,
+                                tool.compare(scenario, hw, budget))
+    text = table(POLICY_TABLE_HEADER, rows)
 
     # The claims the table supports, checked rather than asserted.
     notes = []
@@ -530,6 +551,47 @@ def bandwidth_curve(tool, scenario, budget):
                  + [f"gain over {name}" for name in BASELINES], rows)
 
 
+def pytorch_every_policy(tool):
+    rows, notes = [], []
+    for scenario, budget, _ in PYTORCH_SCENARIOS:
+        for hw in PYTORCH_HARDWARE:
+            comparison = tool.compare(scenario, hw, budget)
+            rows += [row[:5] + row[6:] for row in
+                     policy_rows(scenario, hw, budget, comparison)]
+            by_name = runs(comparison)
+            plan, pt2 = by_name["hyperoffload"], by_name["pt2"]
+            line = (f"`{scenario}` on {hw}: the plan "
+                    f"{'fits' if plan['fits'] else 'does not fit'} at "
+                    f"{ratio(slowdown(plan, comparison))} no offload; "
+                    f"PyTorch's compiled activation offloading (`pt2`) "
+                    f"{'fits' if pt2['fits'] else 'does not fit'} at "
+                    f"{ratio(slowdown(pt2, comparison))}")
+            if pt2["fits"] and plan["fits"]:
+                line += (f", {ratio(step_time(pt2) / step_time(plan))} the "
+                         f"plan's step time")
+            notes.append(f"- {line}.")
+    header = POLICY_TABLE_HEADER[:5] + POLICY_TABLE_HEADER[6:]
+    return table(header, rows) + "\n\n" + "\n".join(notes)
+
+
+def pytorch_budgets(tool):
+    policies = BASELINES + ["hyperoffload"]
+    sections = []
+    for scenario, _, budgets in PYTORCH_SCENARIOS:
+        rows = []
+        for hw in PYTORCH_SWEEP_HARDWARE:
+            for budget in budgets:
+                comparison = tool.compare(scenario, hw, budget)
+                by_name = runs(comparison)
+                rows.append([hw, budget] + [
+                    ratio(slowdown(by_name[name], comparison))
+                    if by_name[name]["fits"] else "no fit"
+                    for name in policies])
+        sections.append(f"`{scenario}`:\n\n" + table(
+            ["hardware", "budget"] + policies, rows))
+    return "\n\n".join(sections)
+
+
 def allocators(tool):
     return tool.answer(("compare-policies.py", "--allocators")).rstrip()
 
@@ -813,6 +875,24 @@ LLaMA3-8B training, 64 GB:
 
 {curve_train}
 
+## Models imported from PyTorch
+
+Training steps of torchvision's ResNet-50 and ViT-B/16 and of 8 LLaMA3-8B
+decoder layers written in plain PyTorch, imported by
+`python/hyperoffload_torch` from PyTorch's own graph (the ATen ops
+autograd runs, reading the activations it saves; `docs/PyTorch.md`), at
+about half the memory a step needs without offload, on the GPU presets and
+the Ascend ones. `pt2` is PyTorch's compiled activation offloading on that
+graph, `pt2-default` the same as PyTorch ships it.
+
+{pytorch_every_policy}
+
+Each budget from about a third of the peak without offload to all of it,
+on the GPU presets: each policy's step time over no offload ("no fit"
+where it misses the budget).
+
+{pytorch_budgets}
+
 ## Each plan under both allocators
 
 To tell the effect of a plan's timing from that of its static memory plan,
@@ -954,6 +1034,8 @@ def generate(tool):
         "curve_train": lambda: bandwidth_curve(tool, "llama3-8b-train",
                                                "64GB"),
         "allocators": lambda: allocators(tool),
+        "pytorch_every_policy": lambda: pytorch_every_policy(tool),
+        "pytorch_budgets": lambda: pytorch_budgets(tool),
         "optimality": lambda: optimality(tool),
         "optimality_counts": lambda: optimality_counts(tool),
     }
@@ -1094,6 +1176,11 @@ def main():
     parser.add_argument("--full", action="store_true",
                         help="with --check, rerun every recorded answer, not "
                              "only the quick ones")
+    parser.add_argument("--add", action="store_true",
+                        help="with --write, take the recorded answers and run "
+                             "only those the document asks for that are not "
+                             "recorded (after adding a section); the checks "
+                             "still rerun them")
     parser.add_argument("--from-cache", action="store_true",
                         help="with --write, render docs/Results.md from the "
                              "recorded answers (after a change to the text "
@@ -1101,14 +1188,16 @@ def main():
     args = parser.parse_args()
     if args.full and not args.check:
         parser.error("--full goes with --check")
-    if args.from_cache and not args.write:
-        parser.error("--from-cache goes with --write")
+    if (args.from_cache or args.add) and not args.write:
+        parser.error("--from-cache and --add go with --write")
     if args.check:
         if not check(args.build, args.full):
             return 1
         print("docs/Results.md is up to date")
         return 0
-    tool = Tool(args.build, read_cache() if args.from_cache else None)
+    tool = Tool(args.build,
+                read_cache() if args.from_cache or args.add else None,
+                run_missing=args.add)
     try:
         text = generate(tool)
     except StaleCache as error:

@@ -23,7 +23,8 @@ def main():
     build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
     tool, opt = build / "bin" / "hyperoffload", build / "bin" / "hyperoffload-opt"
     listing = run(tool, "model", "list").stdout
-    scenarios = re.findall(r"^(\S+-(?:decode|train|prefill)\S*)\s", listing,
+    # The first word of each line after the SCENARIO header.
+    scenarios = re.findall(r"^(\S+)\s", listing.split("\nSCENARIO ", 1)[1],
                            re.MULTILINE)
     print("| scenario | ops | weights | KV cache | gradients + optimizer "
           "| peak without offload | KV share of the peak |")

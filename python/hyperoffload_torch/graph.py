@@ -142,6 +142,9 @@ class _Lowering:
         self.backward_path: typing.Dict[typing.Any, str] = {}
         self.argument_of: typing.Dict[typing.Any, Argument] = {}
         self.written_arguments: typing.List[typing.Any] = []
+        # Training: (parameter name, gradient node or None) per trainable
+        # parameter, from the graph's outputs.
+        self.updates: typing.List[typing.Tuple[str, typing.Any]] = []
 
     # Values and buffers.
 
@@ -195,7 +198,7 @@ class _Lowering:
         if not isinstance(node.target, torch._ops.OpOverload):
             return
         name = costs.op_name(node.target)
-        tensors = list(self.tensor_args(node.args))
+        tensors = list(self.tensor_args([*node.args, *node.kwargs.values()]))
         if _is_view(node.target, name) and tensors:
             viewed = self.buffer(tensors[0])
             self.buffer_of[node] = viewed

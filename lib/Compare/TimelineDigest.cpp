@@ -281,21 +281,25 @@ std::vector<StallBin> ho::binStallsByProgress(const SimulationResult &result,
   return binned;
 }
 
-/// The part of the graph an op named `name` belongs to; empty if none.
-static llvm::StringRef getPartName(llvm::StringRef name) {
-  llvm::StringRef separator = name.contains(" / ") ? " / " : ".";
-  size_t end = 0;
-  while (end < name.size()) {
-    size_t next = name.find(separator, end);
-    llvm::StringRef component =
-        name.slice(end, next == llvm::StringRef::npos ? name.size() : next);
+/// The first `separator`-separated component of `name` that holds a digit;
+/// empty if none does.
+static llvm::StringRef findNumberedComponent(llvm::StringRef name,
+                                             llvm::StringRef separator) {
+  for (llvm::StringRef rest = name; !rest.empty();) {
+    auto [component, tail] = rest.split(separator);
     if (llvm::any_of(component, [](char c) { return llvm::isDigit(c); }))
-      return name.take_front(end + component.size());
-    if (next == llvm::StringRef::npos)
-      break;
-    end = next + separator.size();
+      return component;
+    rest = tail;
   }
   return {};
+}
+
+llvm::StringRef ho::getGraphPartName(llvm::StringRef name) {
+  llvm::StringRef component = findNumberedComponent(name, " / ");
+  if (component.empty())
+    return {};
+  llvm::StringRef module = findNumberedComponent(component, ".");
+  return name.take_front(module.end() - name.begin());
 }
 
 std::vector<GraphPart> ho::findGraphParts(const SimulationResult &result,
@@ -311,7 +315,7 @@ std::vector<GraphPart> ho::findGraphParts(const SimulationResult &result,
   opCount = computed.size();
   std::vector<GraphPart> parts;
   for (auto [index, event] : llvm::enumerate(computed)) {
-    llvm::StringRef part = getPartName(event->name);
+    llvm::StringRef part = getGraphPartName(event->name);
     if (part.empty())
       continue;
     if (parts.empty() || parts.back().name != part)

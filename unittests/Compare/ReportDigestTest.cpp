@@ -92,6 +92,21 @@ TEST_F(ReportDigestTest, GraphPartsAreTheLayersInOrder) {
   EXPECT_LT(parts[1].firstOp, ops);
 }
 
+TEST(GraphPartNameTest, IsTheLayerOfBuiltAndImportedNames) {
+  EXPECT_EQ(getGraphPartName("layer 3 / attention / q"), "layer 3");
+  EXPECT_EQ(getGraphPartName("backward / layer 3 / mlp / gate"),
+            "backward / layer 3");
+  EXPECT_EQ(getGraphPartName("encoder.layers.3.mlp.0"), "encoder.layers.3");
+  EXPECT_EQ(getGraphPartName("encoder.layers.encoder_layer_3.mlp.0"),
+            "encoder.layers.encoder_layer_3");
+  EXPECT_EQ(getGraphPartName("backward / encoder.layers.11.mlp.0"),
+            "backward / encoder.layers.11");
+  EXPECT_EQ(getGraphPartName("optimizer / layer3.2.conv2.weight"),
+            "optimizer / layer3");
+  EXPECT_EQ(getGraphPartName("embedding"), "");
+  EXPECT_EQ(getGraphPartName("backward / loss"), "");
+}
+
 TEST_F(ReportDigestTest, StretchesNameTheirOps) {
   PolicyComparison comparison = compare({ComparedPolicy::Reactive});
   const SimulationResult &result = comparison.runs[0].result;

@@ -104,10 +104,16 @@ struct GraphPart {
   size_t firstOp;
 };
 
+/// The part of the graph (a layer) an op named `name` belongs to: its
+/// " / "-separated components up to the first that holds a number, and of
+/// that component, if it is a dotted module path, the parts up to the first
+/// that holds one: "layer 3" of "layer 3 / attn / q", "encoder.layers.3" of
+/// "encoder.layers.3.mlp.0", "backward / encoder.layers.3" of "backward /
+/// encoder.layers.3.mlp.0". Empty where the name has no number.
+llvm::StringRef getGraphPartName(llvm::StringRef name);
+
 /// The parts of the graph in the order `result` computed them, from the
-/// ops' names: a name's components up to the first that holds a number
-/// ("layer 3" of "layer 3 / attn / q", "encoder.layers.3" of
-/// "encoder.layers.3.mlp.0"). Empty where the names have no such parts.
+/// ops' names (getGraphPartName). Empty where the names have no such parts.
 /// `opCount` is set to the number of compute ops.
 std::vector<GraphPart> findGraphParts(const SimulationResult &result,
                                       size_t &opCount);

@@ -228,57 +228,22 @@ class _Lowering:
         return f"backward / {path}" if phase == "backward" else path
 
     def lower_kernel(self, node, name, tensors):
+        operand_buffers = list(dict.fromkeys(self.buffer(t) for t in tensors))
+        operands = [self.current[b] for b in operand_buffers]
+        outputs = self.used_outputs(node)
+        results, tied, result_keys = self.make_results(
+            node, name, outputs, operand_buffers, operands)
+
         args = [a.meta.get("val") if isinstance(a, torch.fx.Node) else a
                 for a in node.args]
         args = [list(a) if isinstance(a, tuple) else a for a in args]
-        operand_buffers = list(dict.fromkeys(self.buffer(t) for t in tensors))
-        operands = [self.current[b] for b in operand_buffers]
-
-        # Results: the node itself, or the entries of its tuple that are used.
-        if isinstance(node.meta.get("val"), torch.Tensor):
-            outputs = [(0, node, node.meta["val"])]
-        else:
-            outputs = sorted((u.args[1], u, u.meta["val"]) for u in node.users
-                             if u.target is operator.getitem
-                             and isinstance(u.meta.get("val"), torch.Tensor))
-
-        results, tied, result_keys = [], [], []
-        written = _written_arguments(node.target, name, node.args)
-        returned = {_returned_argument(node.target, p): p for p in written}
-        for index, user, val in outputs:
-            key = node if user is node else (node, index)
-            if index in returned:  # Written in place and returned.
-                buffer = self.buffer(node.args[returned[index]])
-                operand = operand_buffers.index(buffer)
-                results.append(Value(operands[operand].shape,
-                                     operands[operand].dtype))
-                tied.append(operand)
-                result_keys.append((key, buffer))
-            else:
-                results.append(Value(tuple(val.shape), val.dtype))
-                tied.append(-1)
-                result_keys.append((key, None))
-        for position in written:  # Written in place, not returned.
-            if any(returned.get(i) == position for i, _, _ in outputs):
-                continue
-            buffer = self.buffer(node.args[position])
-            operand = operand_buffers.index(buffer)
-            results.append(Value(operands[operand].shape,
-                                 operands[operand].dtype))
-            tied.append(operand)
-            result_keys.append((None, buffer))
-
         flops = costs.flop_count(name, args,
                                  [tuple(v.shape) for _, _, v in outputs])
-        read = sum(min(costs.numel(t.meta["val"].shape) *
-                       t.meta["val"].element_size(), self.current[
-                           self.buffer(t)].nbytes)
-                   for t in dict.fromkeys(tensors))
         phase = node.meta.get("ho_phase", "forward")
         path = self.module_path(node, operand_buffers)
         op = Op(kind=costs.kind_of(name), operands=operands, results=results,
                 tied=tied, flops=flops,
-                bytes=read + sum(r.nbytes for r in results),
+                bytes=self.bytes_read(tensors) + sum(r.nbytes for r in results),
                 location=self.location(phase, path), phase=phase, aten=name)
         if name in ("empty", "empty_like", "new_empty", "empty_strided",
                     "new_empty_strided"):
@@ -287,20 +252,73 @@ class _Lowering:
             self.graph.unknown[name] += 1
         self.graph.ops.append(op)
         self.creator.update((id(r), op) for r in results)
+        self.record_results(result_keys, results, phase, path)
 
+    @staticmethod
+    def used_outputs(node):
+        """(index, node giving it, fake value) of each tensor the op returns
+        that the graph uses: the node itself, or its tuple's used entries."""
+        if isinstance(node.meta.get("val"), torch.Tensor):
+            return [(0, node, node.meta["val"])]
+        return sorted((u.args[1], u, u.meta["val"]) for u in node.users
+                      if u.target is operator.getitem
+                      and isinstance(u.meta.get("val"), torch.Tensor))
+
+    def make_results(self, node, name, outputs, operand_buffers, operands):
+        """The op's results, the operand each is tied to (-1: none), and per
+        result the key its value goes by and the buffer it writes in place
+        (None: a buffer of its own). An operand written in place that the op
+        does not return gets a tied result of its own."""
+        written = [p for p in _written_arguments(node.target, name, node.args)
+                   if isinstance(node.args[p], torch.fx.Node)
+                   and node.args[p] in self.buffer_of]
+        returned = {_returned_argument(node.target, p): p for p in written}
+        results, tied, keys = [], [], []
+
+        def tie(key, position):
+            buffer = self.buffer(node.args[position])
+            operand = operand_buffers.index(buffer)
+            results.append(Value(operands[operand].shape,
+                                 operands[operand].dtype))
+            tied.append(operand)
+            keys.append((key, buffer))
+
+        for index, user, val in outputs:
+            key = node if user is node else (node, index)
+            if index in returned:
+                tie(key, returned[index])
+            else:
+                results.append(Value(tuple(val.shape), val.dtype))
+                tied.append(-1)
+                keys.append((key, None))
+        used = {index for index, _, _ in outputs}
+        for position in written:
+            if not any(returned.get(i) == position for i in used):
+                tie(None, position)
+        return results, tied, keys
+
+    def bytes_read(self, tensors) -> int:
+        """Each operand once, as much of its buffer as the op sees (a view of
+        part of it, or a broadcast of it counted once)."""
+        return sum(min(costs.numel(t.meta["val"].shape) *
+                       t.meta["val"].element_size(),
+                       self.current[self.buffer(t)].nbytes)
+                   for t in dict.fromkeys(tensors))
+
+    def record_results(self, result_keys, results, phase, path):
         for (key, buffer), result in zip(result_keys, results):
             if buffer is None:
                 self.new_buffer(key, result)
                 paths = self.backward_path if phase == "backward" \
                     else self.forward_path
                 paths[key] = path
-            else:
-                if key is not None:
-                    self.buffer_of[key] = buffer
-                self.set_current(buffer, result)
-                if buffer in self.argument_of and \
-                        buffer not in self.written_arguments:
-                    self.written_arguments.append(buffer)
+                continue
+            if key is not None:
+                self.buffer_of[key] = buffer
+            self.set_current(buffer, result)
+            if buffer in self.argument_of and \
+                    buffer not in self.written_arguments:
+                self.written_arguments.append(buffer)
 
     # Results.
 

@@ -12,6 +12,7 @@ in (`node.meta["ho_path"]`) and the phase of the step (`"ho_phase"`).
 
 import contextlib
 import dataclasses
+import difflib
 import importlib
 import importlib.util
 import pathlib
@@ -78,7 +79,11 @@ def load_factory(spec: str):
             raise CaptureError(f"model '{spec}': no file {where}")
         module_spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(module_spec)
-        module_spec.loader.exec_module(module)
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as error:
+            raise CaptureError(f"model '{spec}': {where} fails to load: "
+                               f"{type(error).__name__}: {error}") from None
     else:
         try:
             module = importlib.import_module(where)
@@ -87,7 +92,9 @@ def load_factory(spec: str):
                                f"{error}") from None
     factory = getattr(module, name, None)
     if factory is None:
-        raise CaptureError(f"model '{spec}': {where} has no '{name}'")
+        close = difflib.get_close_matches(name, dir(module), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise CaptureError(f"model '{spec}': {where} has no '{name}'{hint}")
     return factory
 
 
@@ -115,8 +122,13 @@ def build_on_meta(factory, kwargs=None) -> torch.nn.Module:
     so that no weight is allocated."""
     context = torch.device("meta") if hasattr(torch.device, "__enter__") \
         else _MetaDevice()
-    with context:
-        module = factory(**(kwargs or {}))
+    try:
+        with context:
+            module = factory(**(kwargs or {}))
+    except Exception as error:  # The model's own code: anything may fail.
+        raise CaptureError(
+            f"building {getattr(factory, '__name__', factory)} failed: "
+            f"{type(error).__name__}: {error}") from None
     if not isinstance(module, torch.nn.Module):
         raise CaptureError(f"{getattr(factory, '__name__', factory)} returned "
                            f"a {type(module).__name__}, not an nn.Module")

@@ -251,7 +251,10 @@ class CommandLine(unittest.TestCase):
     def test_errors_say_what_and_where(self):
         cases = [
             (["torchvision.models:resnet5", "--input", "1x3x8x8"],
-             "torchvision.models has no 'resnet5'"),
+             "torchvision.models has no 'resnet5'; did you mean 'resnet50'?"),
+            (["torchvision.models:resnet50", "--arg", "depth=3", "--input",
+              "1x3x8x8"],
+             "building resnet50 failed: TypeError: "),
             (["torchvision.models:resnet50", "--input", "1x3"],
              "cannot trace module 'conv1': RuntimeError: Expected 3D"),
             (["torchvision.models:resnet50", "--input", "1x3xa"],

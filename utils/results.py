@@ -887,6 +887,25 @@ graph, `pt2-default` the same as PyTorch ships it.
 
 {pytorch_every_policy}
 
+Why the numbers look this way:
+
+- **On `h200-pcie5` and `ascend910c-host` the link sets the step**, not
+  compute: at half the peak, the bytes that must cross the host link take
+  several times the compute (the "vs time bound" of `none` is far below
+  zero), so every policy that fits is several times slower than without
+  offload, and the plan's gain is in how close it gets to that bound.
+  Over NVLink-C2C and the SuperNode's pool most copies hide behind compute.
+- **`pt2` has no budget**: it offloads every activation the backward pass
+  reads and hoists each reload until the compute before its use covers the
+  copy at one bandwidth. On a slow link that hoisting brings most
+  activations back before the backward pass needs them, so its peak stays
+  near that without offload and it does not fit; on a fast one its peak
+  drops further, and it fits where that drop is enough. As PyTorch
+  ships it (`pt2-default`: copies on the compute stream, no reload
+  prefetch) it always fits and always waits for every copy.
+- **The plan moves only what the budget needs**, and it can move
+  gradients and optimizer states as well as activations.
+
 Each budget from about a third of the peak without offload to all of it,
 on the GPU presets: each policy's step time over no offload ("no fit"
 where it misses the budget).

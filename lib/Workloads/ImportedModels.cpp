@@ -86,7 +86,11 @@ parseImported(MLIRContext &context, const ImportedModel &model) {
   const auto *file = llvm::find_if(kEmbeddedFiles, [&](const EmbeddedFile &f) {
     return model.file == f.name;
   });
-  assert(file != std::end(kEmbeddedFiles) && "every model's file is embedded");
+  if (file == std::end(kEmbeddedFiles))
+    return llvm::createStringError("models/pytorch/" + model.file +
+                                   " was not there when this build embedded "
+                                   "models/pytorch; export it with "
+                                   "utils/export-pytorch-models.sh");
   context.loadDialect<HODialect, func::FuncDialect, tensor::TensorDialect>();
   ParserConfig config(&context);
   OwningOpRef<ModuleOp> module =

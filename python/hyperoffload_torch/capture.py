@@ -24,6 +24,8 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from torch.overrides import TorchFunctionMode
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 
+from . import meta_kernels
+
 try:  # torch 2.x
     from torch.func import functional_call
 except ImportError:  # torch 1.13
@@ -99,67 +101,66 @@ def load_factory(spec: str):
 
 
 # Factory functions that take a `device`; building a module under
-# _MetaDevice puts every tensor they make on the meta device.
+# _MetaDevice(_FACTORIES) puts every tensor they make on the meta device.
 _FACTORIES = {
     torch.empty, torch.zeros, torch.ones, torch.full, torch.rand, torch.randn,
     torch.randint, torch.arange, torch.eye, torch.tensor, torch.empty_strided,
     torch.linspace, torch.as_tensor,
 }
+# What nn layers allocate their weights with, uninitialised.
+_WEIGHT_FACTORIES = {torch.empty, torch.empty_strided}
 
 
 class _MetaDevice(TorchFunctionMode):
-    """torch 1.13 has no `with torch.device("meta")`; this does its job."""
+    """Puts the tensors `factories` make on the meta device (torch 1.13 has
+    no `with torch.device("meta")`)."""
+
+    def __init__(self, factories):
+        super().__init__()
+        self.factories = factories
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
-        if func in _FACTORIES:
+        if func in self.factories:
             kwargs["device"] = "meta"
         return func(*args, **kwargs)
 
 
+def _needs_values(error: Exception) -> bool:
+    """Whether a constructor failed for reading a meta tensor's values."""
+    text = str(error)
+    return any(sign in text for sign in (
+        "meta tensor", "'Meta' backend", "_local_scalar_dense"))
+
+
+def _first_line(error: Exception) -> str:
+    """An exception's message without the dispatcher's lists of kernels."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
+
+
 def build_on_meta(factory, kwargs=None) -> torch.nn.Module:
     """Calls `factory(**kwargs)` with every tensor it makes on the meta device,
-    so that no weight is allocated."""
-    context = torch.device("meta") if hasattr(torch.device, "__enter__") \
-        else _MetaDevice()
-    try:
-        with context:
-            module = factory(**(kwargs or {}))
-    except Exception as error:  # The model's own code: anything may fail.
-        raise CaptureError(
-            f"building {getattr(factory, '__name__', factory)} failed: "
-            f"{type(error).__name__}: {error}") from None
+    so that no weight is allocated. A constructor that computes with tensor
+    values (RegNet's widths) is built again with only uninitialised tensors
+    on the meta device: the small ones it computes with are real."""
+    name = getattr(factory, "__name__", str(factory))
+    whole = torch.device("meta") if hasattr(torch.device, "__enter__") \
+        else _MetaDevice(_FACTORIES)
+    for context in (whole, _MetaDevice(_WEIGHT_FACTORIES)):
+        try:
+            with context:
+                module = factory(**(kwargs or {}))
+            break
+        except Exception as error:  # The model's own code: anything may fail.
+            if context is whole and _needs_values(error):
+                continue
+            raise CaptureError(f"building {name} failed: "
+                               f"{_first_line(error)}") from None
     if not isinstance(module, torch.nn.Module):
-        raise CaptureError(f"{getattr(factory, '__name__', factory)} returned "
-                           f"a {type(module).__name__}, not an nn.Module")
+        raise CaptureError(f"{name} returned a {type(module).__name__}, not "
+                           f"an nn.Module")
     return module.to("meta")
-
-
-def _conv_backward_meta(grad_output, input, weight, bias_sizes, stride,
-                        padding, dilation, transposed, output_padding, groups,
-                        output_mask):
-    """Shapes of `convolution_backward`'s gradients: those of the input, the
-    weight and the bias."""
-    def like(tensor, wanted):
-        return tensor.new_empty(tensor.shape) if wanted else None
-    bias = grad_output.new_empty(bias_sizes) \
-        if output_mask[2] and bias_sizes is not None else None
-    return like(input, output_mask[0]), like(weight, output_mask[1]), bias
-
-
-_META_LIBRARY = None
-
-
-def _add_missing_meta_kernels():
-    """torch 1.13 has no meta kernel for `convolution_backward`, and fake
-    tensors then run the real kernel on zeros: a minute for a ResNet-50
-    step. Its output shapes are those of its inputs."""
-    global _META_LIBRARY
-    if _META_LIBRARY is not None or torch._C._dispatch_has_kernel_for_dispatch_key(
-            "aten::convolution_backward", "Meta"):
-        return
-    _META_LIBRARY = torch.library.Library("aten", "IMPL", "Meta")
-    _META_LIBRARY.impl("convolution_backward", _conv_backward_meta)
 
 
 class _ModuleStack:
@@ -250,7 +251,7 @@ def trace_step(module: torch.nn.Module, inputs: typing.List[InputSpec],
     parameter that requires one."""
     if mode not in ("infer", "train"):
         raise CaptureError(f"mode '{mode}': expected infer or train")
-    _add_missing_meta_kernels()
+    meta_kernels.register()
     module = module.to(dtype)
     module.train(mode == "train")
     fake_mode = FakeTensorMode()
@@ -304,11 +305,10 @@ def trace_step(module: torch.nn.Module, inputs: typing.List[InputSpec],
 
 
 def _describe_trace_failure(where: str, error: Exception) -> str:
-    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
-    name = type(error).__name__
-    if "DataDependent" in name or "DynamicOutputShape" in name or \
-            "_local_scalar_dense" in text or "data-dependent" in text:
+    cause = _first_line(error)
+    if any(sign in cause for sign in ("DataDependent", "DynamicOutputShape",
+                                      "_local_scalar_dense", "data-dependent")):
         return (f"cannot trace module '{where}': its control flow or an output "
                 f"shape depends on tensor values, which a trace does not have "
-                f"({name}{': ' + text if text else ''})")
-    return f"cannot trace module '{where}': {name}: {text}"
+                f"({cause})")
+    return f"cannot trace module '{where}': {cause}"

@@ -24,6 +24,8 @@ VIEW_OPS = {
     "unfold", "unsqueeze", "view", "view_as", "_reshape_alias", "_unsafe_view",
     "chunk", "movedim", "flatten", "real", "imag", "view_as_real",
     "view_as_complex", "_conj", "_neg_view", "numpy_T", "mT", "mH",
+    # In place, on the view's metadata only.
+    "as_strided_", "detach_", "squeeze_", "t_", "transpose_", "unsqueeze_",
 }
 
 # Ops that write an operand that their schema does not mark as written.
@@ -59,11 +61,14 @@ _PER_ELEMENT = {
          "minimum", "clamp", "clamp_min", "clamp_max", "exp", "log", "tanh",
          "sqrt", "rsqrt", "reciprocal", "pow", "where", "masked_fill",
          "threshold_backward", "sign", "eq", "ne", "lt", "le", "gt", "ge",
-         "logical_not", "hardtanh", "fill", "bitwise_not", "cos", "sin",
+         "logical_not", "hardtanh", "bitwise_not", "cos", "sin",
          "erf", "floor", "ceil", "round", "lerp", "addcmul", "addcdiv"], 1),
     **dict.fromkeys(["sigmoid", "silu", "hardswish", "hardsigmoid"], 4),
     **dict.fromkeys(["sigmoid_backward", "silu_backward", "tanh_backward",
-                     "hardswish_backward", "hardtanh_backward"], 3),
+                     "hardswish_backward", "hardtanh_backward",
+                     "hardsigmoid_backward"], 3),
+    # A dropout mask: a random draw and a comparison per element.
+    "bernoulli": 2,
     "gelu": 9, "gelu_backward": 18,
     "native_dropout": 2, "native_dropout_backward": 1,
     "_softmax": 5, "_log_softmax": 5,
@@ -84,13 +89,13 @@ _REDUCTIONS = {
 
 # Ops that only move or fill memory: no arithmetic.
 _DATA_MOVEMENT = {
-    "clone", "copy_", "_to_copy", "cat", "stack", "index_select", "gather",
+    "clone", "_to_copy", "cat", "stack", "index_select", "gather",
     "embedding", "zeros", "ones", "full", "zeros_like", "ones_like",
     "full_like", "new_zeros", "new_ones", "new_full", "new_empty", "empty",
     "empty_like", "new_empty_strided", "empty_strided", "scalar_tensor",
     "select_backward", "slice_backward", "constant_pad_nd", "repeat",
     "arange", "index", "index_put", "scatter", "_unsafe_index", "roll",
-    "tril", "triu", "flip", "lift_fresh_copy", "fill_", "zero_",
+    "tril", "triu", "flip", "lift_fresh_copy", "fill", "zero", "copy",
 }
 
 

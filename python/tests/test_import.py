@@ -86,6 +86,26 @@ class ShapesAndCounts(unittest.TestCase):
                 self.assertLess(abs(forward_macs / macs - 1), 0.02,
                                 f"{forward_macs:.4g} MACs against {macs:.4g}")
 
+    def test_parameters_match_torchvision_for_many_architectures(self):
+        # num_params of each model's weights entry; RegNet computes its
+        # widths with tensors while it is built.
+        models = {"mobilenet_v3_large": "MobileNet_V3_Large_Weights",
+                  "efficientnet_b0": "EfficientNet_B0_Weights",
+                  "densenet121": "DenseNet121_Weights",
+                  "convnext_tiny": "ConvNeXt_Tiny_Weights",
+                  "swin_t": "Swin_T_Weights",
+                  "regnet_y_400mf": "RegNet_Y_400MF_Weights",
+                  "inception_v3": "Inception_V3_Weights"}
+        for name, weights in models.items():
+            with self.subTest(model=name):
+                expected = getattr(torchvision.models,
+                                   weights).DEFAULT.meta["num_params"]
+                size = 299 if name == "inception_v3" else 224
+                graph = ht.import_model(f"torchvision.models:{name}",
+                                        [f"1x3x{size}x{size}"])
+                self.assertEqual(graph.parameters, expected)
+                self.assertEqual(dict(graph.unknown), {})
+
     def test_a_training_step_is_about_three_forwards(self):
         for name in PUBLISHED:
             with self.subTest(model=name):
@@ -107,6 +127,20 @@ class ShapesAndCounts(unittest.TestCase):
                 ours = sum(v.nbytes for v in graph.saved_for_backward)
                 self.assertLess(abs(ours / eager - 1), 1e-3,
                                 f"{ours} bytes against PyTorch's {eager}")
+
+    def test_a_constructor_that_reads_tensor_values_is_built(self):
+        class Widths(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                width = int(torch.arange(1, 5).sum().item())  # 10
+                self.linear = torch.nn.Linear(width, width)
+
+            def forward(self, x):
+                return self.linear(x)
+
+        module = ht.build_on_meta(Widths)
+        self.assertEqual(module.linear.weight.shape, (10, 10))
+        self.assertEqual(module.linear.weight.device.type, "meta")
 
     def test_a_large_configuration_allocates_no_weights(self):
         # Two layers at LLaMA-70B width: 1.7 G parameters, 6.9 GB in f32.

@@ -300,7 +300,7 @@ class CommandLine(unittest.TestCase):
             with self.subTest(args=args):
                 status, stderr = self.run_cli("export", *args)
                 self.assertEqual(status, 1)
-                self.assertIn(f"hyperoffload_torch: error: ", stderr)
+                self.assertIn("hyperoffload_torch: error: ", stderr)
                 self.assertIn(message, stderr)
 
 

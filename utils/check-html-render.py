@@ -3,8 +3,8 @@
 
   utils/check-html-render.py BUILD_DIR [--keep DIR]
 
-Writes a `compare --html` and a `sweep --html` report for LLaMA3-tiny,
-loads each in Debian's `chromium` (installed by utils/install-deps.sh
+Writes a `compare --html` and a `sweep --html` report for LLaMA3-tiny, and
+a `compare --html` report for ViT-B/16 imported from PyTorch, loads each in Debian's `chromium` (installed by utils/install-deps.sh
 --browser) at 1400 px wide, and reads back the page's render check: for
 every plot, how many data marks the browser laid out with a non-empty box
 and with a tooltip, its tick and axis labels, and, with the shared time
@@ -13,7 +13,8 @@ reports promise is missing, empty or not drawn: memory stacked by role
 with the budget line, a column to hover and the peak; the shared time axis;
 named timeline stretches; the heat map's log colour bar and layer ticks;
 the plan summary; the best fitting run highlighted; the sweep's log axes
-with units and its runs that do not fit; tables that fit the page. Exits
+with units and its runs that do not fit; tables that fit the page; tick
+labels that do not overlap; the imported model's layers named by module. Exits
 77 (skipped) when no Chromium is installed. --keep DIR also saves the
 reports and screenshots of each page at 1400 and 1920 px there.
 """
@@ -104,6 +105,24 @@ def check_shared_time_axis(plots, names):
            f"on the shared axis no run got shorter: {shared}")
 
 
+def check_ticks_apart(report):
+    for name, plot in report["plots"].items():
+        expect(plot["tickOverlaps"] == 0,
+               f"{name}: {plot['tickOverlaps']} tick labels overlap another")
+
+
+def check_imported(report):
+    """A graph imported from PyTorch: its heat map names the layers by
+    their module paths, with no two names on top of each other."""
+    heat = check_drawn(report["plots"], "stall-heatmap")
+    expect(any(t.startswith("encoder.layers.encoder_layer_")
+               for t in heat["ticks"]),
+           f"the heat map does not name the encoder layers: {heat['ticks']}")
+    expect(any(t.startswith("backward / encoder.layers.") for t in heat["ticks"]),
+           f"the heat map does not name the backward layers: {heat['ticks']}")
+    check_ticks_apart(report)
+
+
 def check_tables(report):
     for table in report["tables"]:
         expect(table["width"] <= table["shown"],
@@ -147,6 +166,7 @@ def check_compare(report):
            f"no run highlighted as the best fit: {report['best']}")
     expect(report["summary"] >= 2, "the plan summary has no table rows")
     check_tables(report)
+    check_ticks_apart(report)
 
 
 def check_sweep(report):
@@ -163,6 +183,7 @@ def check_sweep(report):
                for label in plots["sweep-slowdown"]["labels"][1:]),
            "the slowdowns span decades but are not on a log axis")
     check_tables(report)
+    check_ticks_apart(report)
 
 
 def main():
@@ -188,11 +209,18 @@ def main():
         subprocess.run([tool, "sweep", *common, "--vary",
                         "links.bandwidth_gbps=1,4,16,64,256", "--html", sweep],
                        check=True, capture_output=True)
+        imported = out / "imported.html"
+        subprocess.run([tool, "compare", "--scenario", "vit-b16-pytorch-train",
+                        "--hw", "gh200-c2c", "--policies",
+                        "none,reactive,pt2,hyperoffload", "--html", imported],
+                       check=True, capture_output=True)
         check_compare(render(browser, compare))
         check_sweep(render(browser, sweep))
+        check_imported(render(browser, imported))
         if args.keep:
             screenshot(browser, compare, out / "compare", 5200)
             screenshot(browser, sweep, out / "sweep", 1000)
+            screenshot(browser, imported, out / "imported", 2600)
         print(f"rendered in {browser}: every plot drawn")
         return 0
     finally:

@@ -72,8 +72,19 @@ static const char kRenderCheck[] = R"js(
 // Records what the browser drew: for each plot, its marks (the elements
 // that show data), how many have a non-empty box and how many a tooltip,
 // and the plot's size; with the shared time axis off and on, the width of
-// each run's data.
+// each run's data; how many tick labels overlap another on their line.
 window.addEventListener('load', () => {
+  const countOverlaps = (labels) => {
+    const boxes = Array.from(labels, (t) => t.getBoundingClientRect())
+                       .filter((b) => b.width > 0)
+                       .sort((a, b) => a.y - b.y || a.x - b.x);
+    let overlaps = 0;
+    for (let i = 1; i < boxes.length; i++)
+      if (Math.abs(boxes[i].y - boxes[i - 1].y) < 1 &&
+          boxes[i].x < boxes[i - 1].right - 0.5)
+        overlaps++;
+    return overlaps;
+  };
   const timedWidths = () => {
     const widths = {};
     for (const plot of document.querySelectorAll('svg.plot')) {
@@ -103,6 +114,7 @@ window.addEventListener('load', () => {
       ticks: Array.from(plot.querySelectorAll('text.tick'))
                  .filter((t) => t.getBBox().width > 0)
                  .map((t) => t.textContent),
+      tickOverlaps: countOverlaps(plot.querySelectorAll('text.tick')),
       width: Math.round(size.width), height: Math.round(size.height)};
   }
   const sharedTime = document.getElementById('shared-time');

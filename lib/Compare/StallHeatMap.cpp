@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::ho;
@@ -184,17 +185,22 @@ void report::writeStallHeatMap(raw_ostream &os,
   svg::Scale x = {0, static_cast<double>(std::max<size_t>(opCount, 1)),
                   labelWidth, labelWidth + kBins * cellWidth};
   if (!parts.empty()) {
-    // About a dozen labels; a tick at every part.
-    size_t every = std::max<size_t>(1, (parts.size() + 11) / 12);
-    for (auto [i, part] : llvm::enumerate(parts)) {
+    // A tick at every part, and its name where the one before leaves room
+    // (11 px text: about 6.5 px a character, with a gap).
+    constexpr double kCharWidth = 6.5, kGap = 10;
+    double free = -std::numeric_limits<double>::infinity();
+    for (const GraphPart &part : parts) {
       double px = x(static_cast<double>(part.firstOp));
+      bool named = px >= free;
       os << formatv("<line class=\"axis\" x1=\"{0:f1}\" x2=\"{0:f1}\" "
                     "y1=\"{1}\" y2=\"{2}\"/>",
-                    px, gridBottom, gridBottom + (i % every ? 3 : 6));
-      if (i % every == 0)
-        os << formatv("<text class=\"tick\" x=\"{0:f1}\" y=\"{1}\" "
-                      "text-anchor=\"start\">{2}</text>",
-                      px, axisY + 2, svg::escape(part.name));
+                    px, gridBottom, gridBottom + (named ? 6 : 3));
+      if (!named)
+        continue;
+      os << formatv("<text class=\"tick\" x=\"{0:f1}\" y=\"{1}\" "
+                    "text-anchor=\"start\">{2}</text>",
+                    px, axisY + 2, svg::escape(part.name));
+      free = px + kCharWidth * part.name.size() + kGap;
     }
     os << "\n";
   } else {

@@ -89,7 +89,9 @@ struct ModelInfo {
   llvm::StringRef description;
 };
 
-/// The models the builders know; tiny variants included.
+/// The models the builders know, tiny variants included, and the training
+/// steps imported from PyTorch (models/pytorch, docs/PyTorch.md), whose
+/// only options are the model and `Mode::Train`.
 llvm::ArrayRef<ModelInfo> getModels();
 
 /// Builds the graph `options` describe into a new module. Errors name the
@@ -125,7 +127,8 @@ llvm::StringRef stringifyDType(DType type);
 
 // Arguments and results carry kRoleAttrName (hyperoffload/Dialect/HO/
 // HODialect.h): "weight", "input", "kv_cache", "gradient",
-// "optimizer_state", "master_weight".
+// "optimizer_state", "master_weight"; in imported graphs also "buffer" (a
+// module buffer such as batch norm's running statistics).
 
 } // namespace workloads
 } // namespace ho

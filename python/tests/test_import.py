@@ -282,6 +282,21 @@ class CommandLine(unittest.TestCase):
             self.assertIn("(3.01x the forward)", summary)
             self.assertIn("func.func @vit_b_16_train(", out.read_text())
 
+    def test_model_files_that_are_missing_or_broken(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            broken = pathlib.Path(scratch, "broken.py")
+            broken.write_text("import torch\nraise ValueError('no GPU')\n")
+            missing = pathlib.Path(scratch, "missing.py")
+            for spec, message in (
+                    (f"{broken}:Net", f"{broken} fails to load: ValueError: "
+                                      f"no GPU"),
+                    (f"{missing}:Net", f"no file {missing}")):
+                with self.subTest(spec=spec):
+                    status, stderr = self.run_cli("export", spec, "--input",
+                                                  "1")
+                    self.assertEqual(status, 1)
+                    self.assertIn(message, stderr)
+
     def test_errors_say_what_and_where(self):
         cases = [
             (["torchvision.models:resnet5", "--input", "1x3x8x8"],
@@ -295,6 +310,14 @@ class CommandLine(unittest.TestCase):
              "input '1x3xa': expected a shape such as 8x3x224x224"),
             (["no_such_package:net", "--input", "1"],
              "cannot import no_such_package"),
+            (["resnet50", "--input", "1x3x8x8"],
+             "model 'resnet50': expected MODULE:NAME"),
+            (["torchvision.models:resnet50", "--input", "1x3x8x8:int4"],
+             "input '1x3x8x8:int4': unknown dtype 'int4'"),
+            (["torchvision.models:get_weight", "--input", "1"],
+             "building get_weight failed: TypeError"),
+            (["torchvision.models:list_models", "--input", "1"],
+             "list_models returned a list, not an nn.Module"),
         ]
         for args, message in cases:
             with self.subTest(args=args):

@@ -20,7 +20,7 @@ import typing
 import torch
 
 from . import costs
-from .capture import Capture
+from .capture import Capture, CaptureError
 
 # Optimizer ops, one per parameter: the states each keeps next to the
 # parameter and the operations per element, counting PyTorch's unfused
@@ -349,17 +349,15 @@ class _Lowering:
     def find_saved_for_backward(self):
         """The activations autograd saved: values the forward pass (or the
         loss) made in buffers of their own that a backward op reads."""
-        made_before_backward = {id(r) for op in self.graph.ops
-                                if op.phase in ("forward", "loss")
-                                for r in op.results}
         saved = {}
         for op in self.graph.ops:
             if op.phase != "backward":
                 continue
             for operand in op.operands:
-                buffer = self.buffer_of_value[id(operand)]
-                if id(operand) in made_before_backward and \
-                        buffer not in self.argument_of:
+                creator = self.creator.get(id(operand))
+                if creator and creator.phase in ("forward", "loss") and \
+                        self.buffer_of_value[id(operand)] not in \
+                        self.argument_of:
                     saved[id(operand)] = operand
         self.graph.saved_for_backward = list(saved.values())
 
@@ -380,8 +378,8 @@ def lower(capture: Capture, optimizer: str = "adam") -> ImportedGraph:
 
 def _add_optimizer(lowering: _Lowering, optimizer: str):
     if optimizer not in OPTIMIZERS:
-        raise ValueError(f"optimizer '{optimizer}': expected one of "
-                         f"{', '.join(OPTIMIZERS)}")
+        raise CaptureError(f"optimizer '{optimizer}': expected one of "
+                           f"{', '.join(OPTIMIZERS)}")
     states, per_element = OPTIMIZERS[optimizer]
     graph = lowering.graph
     parameter_nodes = {a.name: node for node, a in

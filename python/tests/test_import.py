@@ -191,6 +191,13 @@ class WhatTheGraphSays(unittest.TestCase):
         self.assertIn('ho.compute "cumsum"(%arg0) {bytes = 256 : i64, '
                       'flops = 0 : i64}', write_mlir(graph))
 
+    def test_an_unknown_optimizer_is_refused(self):
+        capture = ht.trace_step(torch.nn.Linear(4, 4), [ht.InputSpec((2, 4))],
+                                "train", torch.float32, "linear")
+        with self.assertRaisesRegex(ht.CaptureError,
+                                    "optimizer 'lion': expected one of adam"):
+            ht.lower(capture, optimizer="lion")
+
     def test_value_dependent_control_flow_names_its_module(self):
         class Gate(torch.nn.Module):
             def forward(self, x):
